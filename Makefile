@@ -1,0 +1,39 @@
+# Runecodex: `make serve` sets up and runs the app; `make test` sets up and runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test setup system-deps lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# System libraries: WeasyPrint's text shaping, poppler for PDF checks, graphviz for graph pictures,
+# Debian's Chromium for the browser tests. Installed only when missing (needs root, as on CI).
+system-deps:
+	@bash scripts/system-deps.sh
+
+serve: system-deps $(STAMP)
+	$(BIN)/runecodex serve
+
+test: system-deps $(STAMP)
+	$(BIN)/ruff check engine webapp tests bench
+	$(BIN)/mypy
+	$(BIN)/runecodex check
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check engine webapp tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,234 @@
+"""The ``runecodex`` command line (see ``../shared/CONTRACT.md`` for the public interface).
+
+Exit statuses: 0 success; 1 a lookup found nothing (unknown id) or a check failed; 2 unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.corpus import KINDS, Corpus, get_corpus, read_corpus
+from engine.errors import CorpusError, RunecodexError, UnknownParagraphError
+
+Handler = Callable[[argparse.Namespace], int]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _command(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        _HANDLERS[name] = fn
+        return fn
+    return register
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _width() -> int:
+    return min(100, shutil.get_terminal_size((100, 24)).columns)
+
+
+def _wrap(text: str, indent: str = "  ") -> str:
+    return "\n".join(textwrap.fill(par, _width(), initial_indent=indent, subsequent_indent=indent)
+                     for par in text.split("\n") if par.strip())
+
+
+def _implemented_by(pid: str) -> list[str]:
+    try:
+        from engine.registry import implemented_by
+    except ImportError:  # pragma: no cover - the engine registry is part of the package
+        return []
+    return implemented_by(pid)
+
+
+# --------------------------------------------------------------------------------------------- rule
+
+@_command("rule")
+def cmd_rule(args: argparse.Namespace) -> int:
+    """Print one paragraph with its errata, FAQ, links and the engine rules that cite it."""
+    corpus = get_corpus()
+    pid = args.id.strip().lower()
+    try:
+        data = corpus.to_json(pid, _implemented_by(pid))
+    except UnknownParagraphError:
+        close = [p.id for p in corpus if p.id.startswith(pid) or pid in p.id][:8]
+        hint = f" (did you mean: {', '.join(close)})" if close else ""
+        if args.json:
+            _print_json({"error": f"unknown paragraph id {pid!r}", "path": "id"})
+        else:
+            print(f"runecodex: unknown paragraph id {pid!r}{hint}", file=sys.stderr)
+        return 1
+    if args.json:
+        _print_json(data)
+        return 0
+    print(f"{data['id']}  [{data['kind']}]  {data['title']}")
+    print(f"  {data['locator']}  ({corpus.games.get(data['game'], data['game'])})")
+    if data["amended_by"]:
+        print(f"  AMENDED by {', '.join(data['amended_by'])}: corrected text shown")
+    print()
+    print(_wrap(data["text"]))
+    if "original_text" in data:
+        print("\n  Original (before errata):")
+        print(_wrap(data["original_text"], "    "))
+    if data.get("table"):
+        table = data["table"]
+        print("\n  " + " | ".join(table["columns"]))
+        for row in table["rows"]:
+            print("  " + " | ".join(str(c) for c in row))
+    if data.get("contested"):
+        print("\n  Contested: ")
+        print(_wrap(data["contested"], "    "))
+
+    def listing(label: str, ids: Sequence[str]) -> None:
+        if ids:
+            print(f"\n  {label}:")
+            for i in ids:
+                other = corpus.paragraphs.get(i)
+                print(f"    {i:<28} {other.title if other else ''}")
+
+    if data.get("see"):
+        listing("See", [data["see"]])
+    listing("Amends", data["amends"])
+    listing("Clarifies", data["clarifies"])
+    listing("Amended by", data["amended_by"])
+    listing("FAQ", data["faq"])
+    listing("Related", data["related"])
+    listing("Used by", data.get("used_by", []))
+    listing("Book index sends you to", data.get("index", []))
+    listing("Referenced by", data["cited_by"])
+    if data["implemented_by"]:
+        print("\n  Executable in the engine:")
+        for fn in data["implemented_by"]:
+            print(f"    {fn}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------- list
+
+@_command("list")
+def cmd_list(args: argparse.Namespace) -> int:
+    """List paragraphs, optionally of one game and kind."""
+    corpus = get_corpus()
+    if args.game and args.game not in corpus.games:
+        print(f"runecodex: unknown game {args.game!r} (one of {', '.join(corpus.games)})", file=sys.stderr)
+        return 2
+    chosen = corpus.select(args.game, args.kind)
+    if args.json:
+        _print_json({"paragraphs": [corpus.summary_json(p.id) for p in chosen]})
+        return 0
+    for p in chosen:
+        print(f"{p.id:<32} {p.kind:<9} {p.title}  — {corpus.locator(p.id)}")
+    print(f"{len(chosen)} paragraph(s)", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------- check
+
+def _summary(corpus: Corpus) -> str:
+    lines = []
+    for game, name in corpus.games.items():
+        paras = corpus.select(game)
+        kinds = {k: sum(1 for p in paras if p.kind == k) for k in KINDS}
+        detail = ", ".join(f"{n} {k}" for k, n in kinds.items() if n)
+        lines.append(f"  {name:<28} {len(paras):>4} paragraphs ({detail or 'none yet'})")
+    return "\n".join(lines)
+
+
+@_command("check")
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate the corpus and, with sources, every locator; exit non-zero on any problem."""
+    from engine.sources import SourceChecker, default_sources
+
+    root = Path(args.rules) if args.rules else None
+    corpus, problems = read_corpus(root)
+    if args.doc and args.doc not in corpus.documents:
+        print(f"runecodex: unknown document {args.doc!r} (one of {', '.join(corpus.documents)})",
+              file=sys.stderr)
+        return 2
+    shown = [p for p in problems if not args.doc or f"{args.doc}/" in p.file or p.file == "documents.yaml"]
+    sources = Path(args.sources) if args.sources else (None if args.no_sources else default_sources())
+    coverage = []
+    if sources is not None:
+        if not sources.is_dir():
+            print(f"runecodex: no source folder {str(sources)!r}", file=sys.stderr)
+            return 2
+        source_problems, coverage = SourceChecker(corpus, sources).check(args.doc)
+        shown += source_problems
+    for problem in shown:
+        print(problem)
+    print(f"Corpus: {len(corpus)} paragraphs")
+    print(_summary(corpus))
+    if coverage:
+        print(f"Source check against {sources}:")
+        for c in coverage:
+            print(f"  {c.doc:<22} {c.cited:>3}/{c.total:<3} rule-bearing sections cited "
+                  f"({100 * c.share:.1f}%), {c.ignored} non-rule sections left out")
+            if args.verbose and c.missing:
+                for m in c.missing:
+                    print(f"      not cited: {m}")
+    if shown:
+        print(f"{len(shown)} problem(s)")
+        return 1
+    print("no problems")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------- main
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of ``runecodex``."""
+    parser = argparse.ArgumentParser(prog="runecodex", description="Rules reference and rulings assistant "
+                                     "for the Terrinoth games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("rule", help="show one paragraph by id")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true", help="print the contract's JSON")
+
+    p = sub.add_parser("list", help="list paragraphs")
+    p.add_argument("--game")
+    p.add_argument("--kind", choices=KINDS)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("check", help="validate the corpus (and its locators against the sources)")
+    p.add_argument("--sources", help="folder of the source texts (default: ../shared/seeds or "
+                                     "$RUNECODEX_SOURCES)")
+    p.add_argument("--no-sources", action="store_true", help="skip the source check")
+    p.add_argument("--doc", help="only this document")
+    p.add_argument("--rules", help="corpus folder (default: rules/)")
+    p.add_argument("-v", "--verbose", action="store_true", help="list the sections no paragraph cites")
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 0
+    try:
+        return _HANDLERS[args.command](args)
+    except CorpusError as exc:
+        for problem in exc.problems[:50]:
+            print(problem, file=sys.stderr)
+        print(f"runecodex: {exc.message} (run `runecodex check`)", file=sys.stderr)
+        return 1
+    except RunecodexError as exc:
+        print(f"runecodex: {exc.message}" + (f" (at {exc.path})" if exc.path else ""), file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # pragma: no cover - e.g. `runecodex list | head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

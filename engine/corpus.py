@@ -1,0 +1,550 @@
+"""Load and validate the rules corpus in ``rules/`` (the one source of truth).
+
+Every consumer (site, search, graph, engine, quick reference, web app) reads the corpus through
+:func:`load_corpus`. The file format is described in ``rules/README.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.errors import CorpusError, UnknownParagraphError
+
+KINDS = ("rule", "glossary", "errata", "faq", "example", "table", "scenario")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
+PARAGRAPH_KEYS = {
+    "id", "kind", "title", "text", "source", "terms", "related", "defines", "aliases", "see",
+    "amends", "corrected", "clarifies", "facts", "table", "contested", "game",
+}
+SOURCE_KEYS = {"page", "section", "paragraph", "doc"}
+FILE_KEYS = {"paragraphs", "index"}
+
+
+def default_root() -> Path:
+    """Return the ``rules/`` folder: ``$RUNECODEX_RULES`` or the one beside the package."""
+    env = os.environ.get("RUNECODEX_RULES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the corpus, located by file and line."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a paragraph comes from in the printed document (the contract's locator)."""
+
+    doc: str
+    page: int | None = None
+    section: str | None = None
+    paragraph: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the locator as the contract's ``source`` object."""
+        return {"doc": self.doc, "page": self.page, "section": self.section, "paragraph": self.paragraph}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A printed table as data."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the table as ``{"columns": [...], "rows": [[...], ...]}``."""
+        return {"columns": list(self.columns), "rows": [list(r) for r in self.rows]}
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One paragraph of the corpus, as written in ``rules/``."""
+
+    id: str
+    game: str
+    kind: str
+    title: str
+    text: str
+    source: Source
+    terms: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    see: str | None = None
+    amends: tuple[str, ...] = ()
+    corrected: Mapping[str, str] = field(default_factory=dict)
+    clarifies: tuple[str, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    table: Table | None = None
+    contested: str | None = None
+    file: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Document:
+    """A source document (one folder of ``rules/``)."""
+
+    key: str
+    game: str
+    prefix: str
+    title: str
+    short: str
+    seed: str
+    locator: str
+    non_rule_sections: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One line of a book's own index: a term and the paragraphs it sends the reader to."""
+
+    doc: str
+    entry: str
+    see: tuple[str, ...]
+    file: str
+    line: int
+
+
+class Corpus:
+    """The loaded, validated corpus with its derived links (amended_by, faq, cited_by, terms)."""
+
+    def __init__(self, root: Path, documents: Mapping[str, Document], games: Mapping[str, str],
+                 paragraphs: Iterable[Paragraph], index: Iterable[IndexEntry]) -> None:
+        self.root = root
+        self.documents = dict(documents)
+        self.games = dict(games)
+        self.paragraphs: dict[str, Paragraph] = {p.id: p for p in paragraphs}
+        self.index: list[IndexEntry] = list(index)
+        self.amended_by: dict[str, list[str]] = {}
+        self.faq: dict[str, list[str]] = {}
+        self.cited_by: dict[str, list[str]] = {}
+        self.term_definitions: dict[tuple[str, str], str] = {}
+        self.term_users: dict[str, list[str]] = {}
+        for p in self.paragraphs.values():
+            for target in p.amends:
+                self.amended_by.setdefault(target, []).append(p.id)
+            for target in p.clarifies:
+                self.faq.setdefault(target, []).append(p.id)
+            for target in (*p.related, *([p.see] if p.see else [])):
+                self.cited_by.setdefault(target, []).append(p.id)
+            if p.kind == "glossary":
+                for term in (*p.defines, *p.aliases):
+                    self.term_definitions.setdefault((p.game, term), p.id)
+        for p in self.paragraphs.values():
+            for term in p.terms:
+                gid = self.term_definitions.get((p.game, term))
+                if gid and gid != p.id:
+                    self.term_users.setdefault(gid, []).append(p.id)
+
+    def __len__(self) -> int:
+        return len(self.paragraphs)
+
+    def __iter__(self) -> Iterator[Paragraph]:
+        return iter(self.paragraphs.values())
+
+    def __contains__(self, pid: object) -> bool:
+        return pid in self.paragraphs
+
+    def get(self, pid: str) -> Paragraph:
+        """Return the paragraph with id *pid*, or raise :class:`UnknownParagraphError`."""
+        try:
+            return self.paragraphs[pid]
+        except KeyError:
+            raise UnknownParagraphError(f"unknown paragraph id {pid!r}", path="id") from None
+
+    def select(self, game: str | None = None, kind: str | None = None) -> list[Paragraph]:
+        """Return the paragraphs of *game* and *kind* (either may be ``None``) in reading order."""
+        return [p for p in self if (game is None or p.game == game) and (kind is None or p.kind == kind)]
+
+    def document(self, key: str) -> Document:
+        """Return the document with doc key *key*."""
+        return self.documents[key]
+
+    def text_of(self, pid: str) -> str:
+        """Return the text to show for *pid*: the corrected text when an erratum amends it."""
+        for eid in self.amended_by.get(pid, ()):
+            corrected = self.paragraphs[eid].corrected.get(pid)
+            if corrected:
+                return corrected
+        return self.get(pid).text
+
+    def is_amended(self, pid: str) -> bool:
+        """Return whether an erratum amends *pid*."""
+        return bool(self.amended_by.get(pid))
+
+    def glossary_for(self, game: str, term: str) -> Paragraph | None:
+        """Return the glossary paragraph that defines *term* in *game*, if any."""
+        gid = self.term_definitions.get((game, term.lower()))
+        return self.paragraphs[gid] if gid else None
+
+    def fact(self, pid: str, name: str) -> Any:
+        """Return the named fact of paragraph *pid* (numbers live in ``rules/``, not in code)."""
+        facts = self.get(pid).facts
+        if name not in facts:
+            raise KeyError(f"paragraph {pid!r} has no fact {name!r}")
+        return facts[name]
+
+    def locator(self, pid: str) -> str:
+        """Return a human locator such as ``Rules Reference 10.9`` or ``Rulebook p. 12, Conduct a Siege``."""
+        p = self.get(pid)
+        doc = self.documents[p.source.doc]
+        s = p.source
+        if doc.locator == "paragraph" and s.paragraph:
+            return f"{doc.short} {s.paragraph}"
+        parts = [doc.short]
+        if s.page is not None:
+            parts[0] += f" p. {s.page}"
+        if s.section:
+            parts.append(s.section if not s.paragraph else f"{s.section} {s.paragraph}")
+        return ", ".join(parts)
+
+    def to_json(self, pid: str, implemented_by: Iterable[str] = ()) -> dict[str, Any]:
+        """Return the contract's JSON shape of one paragraph (``runecodex rule ID --json``)."""
+        p = self.get(pid)
+        out: dict[str, Any] = {
+            "id": p.id, "game": p.game, "kind": p.kind, "title": p.title,
+            "text": self.text_of(p.id),
+            "source": p.source.to_json(),
+            "locator": self.locator(p.id),
+            "terms": list(p.terms), "related": list(p.related),
+            "amends": list(p.amends), "clarifies": list(p.clarifies),
+            "amended_by": list(self.amended_by.get(p.id, [])),
+            "faq": list(self.faq.get(p.id, [])),
+            "cited_by": list(self.cited_by.get(p.id, [])),
+            "implemented_by": list(implemented_by),
+        }
+        if self.is_amended(p.id):
+            out["original_text"] = p.text
+        if p.kind == "glossary":
+            out["defines"] = list(p.defines)
+            out["aliases"] = list(p.aliases)
+            out["used_by"] = list(self.term_users.get(p.id, []))
+            out["index"] = [list(e.see) for e in self.index
+                            if e.entry.lower() in {t.lower() for t in (*p.defines, *p.aliases)}
+                            and self.documents[e.doc].game == p.game]
+            out["index"] = sorted({i for group in out["index"] for i in group})
+        if p.see:
+            out["see"] = p.see
+        if p.corrected:
+            out["corrected"] = dict(p.corrected)
+        if p.facts:
+            out["facts"] = dict(p.facts)
+        if p.table:
+            out["table"] = p.table.to_json()
+        if p.contested:
+            out["contested"] = p.contested
+        return out
+
+    def summary_json(self, pid: str) -> dict[str, Any]:
+        """Return the short listing shape (``runecodex list --json``)."""
+        p = self.get(pid)
+        return {"id": p.id, "game": p.game, "kind": p.kind, "title": p.title,
+                "text": self.text_of(p.id), "source": p.source.to_json()}
+
+
+# --------------------------------------------------------------------------- reading YAML with lines
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe YAML loader that records the line of every mapping under ``__line__``."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    mapping = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        mapping[key] = loader.construct_object(value_node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> Any:
+    try:
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 (safe loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        problems.append(Problem(rel, (mark.line + 1) if mark else 0, f"unreadable yaml: {exc.problem}"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        problems.append(Problem(rel, 0, f"unreadable file: {exc}"))
+    return None
+
+
+def _strip_lines(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip_lines(v) for k, v in value.items() if k != "__line__"}
+    if isinstance(value, list):
+        return [_strip_lines(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- building paragraphs
+
+def _str_list(raw: dict[str, Any], key: str, where: str, line: int, problems: list[Problem],
+              rel: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(Problem(rel, line, f"{where}.{key} must be a list of strings, got {value!r}"))
+        return ()
+    return tuple(v.strip() for v in value)
+
+
+def _read_documents(root: Path, problems: list[Problem]) -> tuple[dict[str, Document], dict[str, str]]:
+    rel = "documents.yaml"
+    raw = _read_yaml(root / rel, rel, problems)
+    docs: dict[str, Document] = {}
+    if not isinstance(raw, dict):
+        problems.append(Problem(rel, 0, "documents.yaml must be a mapping with 'documents' and 'games'"))
+        return docs, {}
+    games = {k: v for k, v in (raw.get("games") or {}).items() if k != "__line__"}
+    for d in raw.get("documents") or []:
+        try:
+            non_rule = {k: v for k, v in (d.get("non_rule_sections") or {}).items() if k != "__line__"}
+            docs[d["key"]] = Document(key=d["key"], game=d["game"], prefix=d["prefix"], title=d["title"],
+                                      short=d["short"], seed=d["seed"], locator=d["locator"],
+                                      non_rule_sections=non_rule)
+        except (KeyError, TypeError, AttributeError) as exc:
+            problems.append(Problem(rel, d.get("__line__", 0) if isinstance(d, dict) else 0,
+                                    f"document entry lacks {exc}"))
+    return docs, games
+
+
+def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem]) -> Paragraph | None:
+    if not isinstance(raw, dict):
+        problems.append(Problem(rel, 0, f"a paragraph must be a mapping, got {raw!r}"))
+        return None
+    line = int(raw.get("__line__", 0))
+    pid = raw.get("id")
+    where = f"paragraph {pid!r}" if pid else "paragraph"
+    for key in raw:
+        if key != "__line__" and key not in PARAGRAPH_KEYS:
+            problems.append(Problem(rel, line, f"{where}: unknown key {key!r}"))
+    if not isinstance(pid, str) or not ID_RE.match(pid):
+        problems.append(Problem(rel, line, f"{where}: id must be lower-case dot-separated, got {pid!r}"))
+        return None
+    if not pid.startswith(doc.prefix + "."):
+        problems.append(Problem(rel, line, f"{where}: id must start with {doc.prefix + '.'!r} in {doc.key}/"))
+    if "game" in raw and raw["game"] != doc.game:
+        problems.append(Problem(rel, line, f"{where}: game {raw['game']!r} is not {doc.game!r} of {doc.key}"))
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        problems.append(Problem(rel, line, f"{where}: kind must be one of {', '.join(KINDS)}, got {kind!r}"))
+        kind = "rule"
+    title = raw.get("title")
+    if not isinstance(title, str) or not title.strip():
+        problems.append(Problem(rel, line, f"{where}: title must be a non-empty string, got {title!r}"))
+        title = pid
+    text = raw.get("text")
+    if not isinstance(text, str) or not text.strip():
+        problems.append(Problem(rel, line, f"{where}: text is empty"))
+        text = ""
+    src = raw.get("source")
+    source = Source(doc=doc.key)
+    if not isinstance(src, dict):
+        problems.append(Problem(rel, line, f"{where}: source must be a mapping with page/section/paragraph"))
+    else:
+        for key in src:
+            if key != "__line__" and key not in SOURCE_KEYS:
+                problems.append(Problem(rel, line, f"{where}: source has unknown key {key!r}"))
+        sdoc = src.get("doc", doc.key)
+        if sdoc != doc.key:
+            problems.append(Problem(rel, line, f"{where}: source.doc {sdoc!r} is not this folder's {doc.key!r}"))
+        page = src.get("page")
+        if page is not None and (not isinstance(page, int) or isinstance(page, bool) or page < 1):
+            problems.append(Problem(rel, line, f"{where}: source.page must be a positive integer, got {page!r}"))
+            page = None
+        section = src.get("section")
+        if section is not None and not isinstance(section, str):
+            problems.append(Problem(rel, line, f"{where}: source.section must be a string, got {section!r}"))
+            section = None
+        para = src.get("paragraph")
+        if para is not None:
+            para = str(para)
+        if not section and not para:
+            problems.append(Problem(rel, line, f"{where}: source needs a section or a paragraph"))
+        source = Source(doc=doc.key, page=page, section=section, paragraph=para)
+    lists = {k: _str_list(raw, k, where, line, problems, rel)
+             for k in ("terms", "related", "defines", "aliases", "amends", "clarifies")}
+    lists["terms"] = tuple(t.lower() for t in lists["terms"])
+    lists["defines"] = tuple(t.lower() for t in lists["defines"])
+    lists["aliases"] = tuple(t.lower() for t in lists["aliases"])
+    see = raw.get("see")
+    if see is not None and not isinstance(see, str):
+        problems.append(Problem(rel, line, f"{where}: see must be one id, got {see!r}"))
+        see = None
+    corrected = _strip_lines(raw.get("corrected") or {})
+    if not isinstance(corrected, dict) or not all(isinstance(v, str) and v.strip() for v in corrected.values()):
+        problems.append(Problem(rel, line, f"{where}: corrected must map ids to non-empty texts"))
+        corrected = {}
+    facts = _strip_lines(raw.get("facts") or {})
+    if not isinstance(facts, dict):
+        problems.append(Problem(rel, line, f"{where}: facts must be a mapping, got {facts!r}"))
+        facts = {}
+    table = None
+    if raw.get("table") is not None:
+        t = _strip_lines(raw["table"])
+        cols, rows = (t.get("columns"), t.get("rows")) if isinstance(t, dict) else (None, None)
+        if not isinstance(cols, list) or not isinstance(rows, list) or not all(
+                isinstance(r, list) and len(r) == len(cols) for r in rows):
+            problems.append(Problem(rel, line, f"{where}: table needs columns and rows of the same width"))
+        else:
+            table = Table(tuple(str(c) for c in cols), tuple(tuple(r) for r in rows))
+    contested = raw.get("contested")
+    if contested is not None and not (isinstance(contested, str) and contested.strip()):
+        problems.append(Problem(rel, line, f"{where}: contested must be a non-empty note"))
+        contested = None
+    if kind == "glossary" and not lists["defines"]:
+        problems.append(Problem(rel, line, f"{where}: a glossary entry must list the terms it defines"))
+    if kind == "errata" and not lists["amends"]:
+        problems.append(Problem(rel, line, f"{where}: an erratum must list the paragraphs it amends"))
+    if kind == "faq" and not lists["clarifies"]:
+        problems.append(Problem(rel, line, f"{where}: a faq entry must list the paragraphs it clarifies"))
+    if kind == "table" and table is None and "table" not in raw:
+        problems.append(Problem(rel, line, f"{where}: a table paragraph needs its table data"))
+    return Paragraph(
+        id=pid, game=doc.game, kind=kind, title=title.strip(), text=text.strip(), source=source,
+        terms=lists["terms"], related=lists["related"], defines=lists["defines"], aliases=lists["aliases"],
+        see=see, amends=lists["amends"], corrected=corrected, clarifies=lists["clarifies"], facts=facts,
+        table=table, contested=contested.strip() if contested else None, file=rel, line=line,
+    )
+
+
+def _rule_files(root: Path, doc: Document) -> list[Path]:
+    folder = root / doc.key
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def read_corpus(root: Path | None = None) -> tuple[Corpus, list[Problem]]:
+    """Read ``rules/`` and return the corpus with every problem found (empty list when clean)."""
+    root = Path(root) if root is not None else default_root()
+    problems: list[Problem] = []
+    if not (root / "documents.yaml").is_file():
+        problems.append(Problem(str(root), 0, "no documents.yaml: not a rules folder"))
+        return Corpus(root, {}, {}, [], []), problems
+    documents, games = _read_documents(root, problems)
+    paragraphs: list[Paragraph] = []
+    index: list[IndexEntry] = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        if sub.name not in documents and any(sub.glob("*.yaml")):
+            problems.append(Problem(sub.name, 0, f"unknown document {sub.name!r} (not in documents.yaml)"))
+    for doc in documents.values():
+        for path in _rule_files(root, doc):
+            rel = str(path.relative_to(root))
+            raw = _read_yaml(path, rel, problems)
+            if raw is None:
+                continue
+            if not isinstance(raw, dict):
+                problems.append(Problem(rel, 1, "a rules file must be a mapping with 'paragraphs'"))
+                continue
+            for key in raw:
+                if key != "__line__" and key not in FILE_KEYS:
+                    problems.append(Problem(rel, 1, f"unknown file-level key {key!r}"))
+            plist = raw.get("paragraphs") or []
+            if not isinstance(plist, list):
+                problems.append(Problem(rel, 1, "'paragraphs' must be a list"))
+                plist = []
+            for item in plist:
+                para = _build_paragraph(item, doc, rel, problems)
+                if para is not None:
+                    paragraphs.append(para)
+            for entry in raw.get("index") or []:
+                line = entry.get("__line__", 0) if isinstance(entry, dict) else 0
+                if not isinstance(entry, dict) or not isinstance(entry.get("entry"), str):
+                    problems.append(Problem(rel, line, f"an index line needs 'entry' and 'see', got {entry!r}"))
+                    continue
+                see = _str_list(entry, "see", f"index {entry['entry']!r}", line, problems, rel)
+                index.append(IndexEntry(doc.key, entry["entry"], see, rel, line))
+    _check_links(paragraphs, index, problems)
+    return Corpus(root, documents, games, _unique(paragraphs), index), problems
+
+
+def _unique(paragraphs: list[Paragraph]) -> list[Paragraph]:
+    seen: set[str] = set()
+    out = []
+    for p in paragraphs:
+        if p.id not in seen:
+            seen.add(p.id)
+            out.append(p)
+    return out
+
+
+def _check_links(paragraphs: list[Paragraph], index: list[IndexEntry], problems: list[Problem]) -> None:
+    first: dict[str, Paragraph] = {}
+    for p in paragraphs:
+        if p.id in first:
+            other = first[p.id]
+            problems.append(Problem(p.file, p.line, f"duplicate id {p.id!r} (first at {other.file}:{other.line})"))
+        else:
+            first[p.id] = p
+    terms: dict[tuple[str, str], Paragraph] = {}
+    for p in paragraphs:
+        if p.kind != "glossary":
+            continue
+        for term in (*p.defines, *p.aliases):
+            prev = terms.get((p.game, term))
+            if prev is not None and prev.id != p.id:
+                problems.append(Problem(p.file, p.line,
+                                        f"term {term!r} of {p.game} is defined twice: by {prev.id} and {p.id}"))
+            else:
+                terms[(p.game, term)] = p
+    for p in paragraphs:
+        for key in ("related", "amends", "clarifies"):
+            for target in getattr(p, key):
+                if target not in first:
+                    problems.append(Problem(p.file, p.line, f"{p.id}.{key}: unknown id {target!r}"))
+        if p.see and p.see not in first:
+            problems.append(Problem(p.file, p.line, f"{p.id}.see: unknown id {p.see!r}"))
+        for target in p.corrected:
+            if target not in p.amends:
+                problems.append(Problem(p.file, p.line, f"{p.id}.corrected: {target!r} is not in amends"))
+        for term in p.terms:
+            if (p.game, term) not in terms:
+                problems.append(Problem(p.file, p.line,
+                                        f"{p.id}.terms: {term!r} is not defined by a glossary entry of {p.game}"))
+    for e in index:
+        for target in e.see:
+            if target not in first:
+                problems.append(Problem(e.file, e.line, f"index {e.entry!r}: unknown id {target!r}"))
+
+
+def load_corpus(root: Path | None = None) -> Corpus:
+    """Load the corpus, raising :class:`CorpusError` with every problem when it is not clean."""
+    corpus, problems = read_corpus(root)
+    if problems:
+        raise CorpusError(problems)
+    return corpus
+
+
+@functools.lru_cache(maxsize=4)
+def _cached(root: str) -> Corpus:
+    return load_corpus(Path(root))
+
+
+def get_corpus(root: Path | None = None) -> Corpus:
+    """Return the corpus of *root* (default ``rules/``), loaded once per process."""
+    return _cached(str(Path(root) if root is not None else default_root()))

@@ -1,0 +1,39 @@
+"""The errors Runecodex raises: unreadable input is an error; an illegal action is a ruling, not an error."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.corpus import Problem
+
+
+class RunecodexError(ValueError):
+    """Base class: a message in lower case and the JSON path of the offending value."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def to_json(self) -> dict[str, str]:
+        """Return the contract's error body ``{"error": ..., "path": ...}``."""
+        return {"error": self.message, "path": self.path}
+
+
+class UnreadableInputError(RunecodexError):
+    """Raise when a position or query cannot be read (wrong type, missing field, unknown situation)."""
+
+
+class UnknownParagraphError(RunecodexError, LookupError):
+    """Raise when a paragraph id does not exist in the corpus."""
+
+
+class CorpusError(RunecodexError):
+    """Raise when the rules corpus does not validate; carries every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        first = str(self.problems[0]) if self.problems else "unknown problem"
+        super().__init__(f"the rules corpus has {len(self.problems)} problem(s); first: {first}", path="rules")

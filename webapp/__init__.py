@@ -1,0 +1,1 @@
+"""The Runecodex web app (see :func:`webapp.app.create_app`)."""
