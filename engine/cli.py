@@ -181,6 +181,80 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------------------------- resolve
+
+def _read_position(path: str) -> Any:
+    from engine.errors import UnreadableInputError
+
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UnreadableInputError(f"cannot read {path!r}: {exc.strerror or exc}", path="") from None
+    except UnicodeDecodeError:
+        raise UnreadableInputError(f"{path!r} is not UTF-8 text", path="") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UnreadableInputError(f"not valid JSON: {exc.msg.lower()} at line {exc.lineno} column {exc.colno}",
+                                   path="") from None
+
+
+@_command("resolve")
+def cmd_resolve(args: argparse.Namespace) -> int:
+    """Resolve a position: what happens now, step by step, with the cited paragraphs."""
+    from engine.core import resolve
+    from engine.errors import UnreadableInputError
+
+    try:
+        ruling = resolve(_read_position(args.file))
+    except UnreadableInputError as exc:
+        if args.json:
+            _print_json(exc.to_json())
+        print(f"runecodex: {exc.message}" + (f" (at {exc.path})" if exc.path else ""), file=sys.stderr)
+        return 2
+    if args.json:
+        _print_json(ruling.to_json())
+        return 0
+    corpus = get_corpus()
+    print(f"{corpus.games.get(ruling.game, ruling.game)}: {ruling.situation}"
+          + ("" if ruling.legal else "  —  NOT LEGAL"))
+    for n, step in enumerate(ruling.steps, 1):
+        print(textwrap.fill(step.text, _width(), initial_indent=f"{n:>3}. ", subsequent_indent="     "))
+        for pid in step.cites:
+            src = ruling.sources[pid]
+            print(f"       [{pid}] {src['title']} — {src['locator']}")
+    if ruling.decisions:
+        print("\nDecisions left to the players:")
+        for d in ruling.decisions:
+            opts = f" (options: {', '.join(map(str, d.options))})" if d.options else ""
+            print(f"  - {d.who}: choose {d.choose}{opts}  [{', '.join(d.cites)}]")
+    print("\nOutcome:")
+    for key, value in ruling.outcome.items():
+        if key != "violations":
+            print(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    for v in ruling.outcome.get("violations", []):
+        print(f"  violation: {v['message']}  [{', '.join(v['cites'])}]")
+    return 0
+
+
+@_command("situations")
+def cmd_situations(args: argparse.Namespace) -> int:
+    """List the situations the engine resolves, with their JSON Schemas."""
+    from engine.core import load_situations
+
+    sits = sorted(load_situations().values(), key=lambda s: (s.game, s.name))
+    if args.json:
+        _print_json({"situations": [s.to_json() for s in sits]})
+        return 0
+    game = None
+    for s in sits:
+        if s.game != game:
+            game = s.game
+            print(f"{get_corpus().games.get(game, game)} ({game})")
+        print(f"  {s.name:<18} {s.description}")
+    return 0
+
+
 # --------------------------------------------------------------------------------------------- main
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,6 +279,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--doc", help="only this document")
     p.add_argument("--rules", help="corpus folder (default: rules/)")
     p.add_argument("-v", "--verbose", action="store_true", help="list the sections no paragraph cites")
+
+    p = sub.add_parser("resolve", help="what happens now: resolve a position (a JSON file, or - for stdin)")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("situations", help="list the situations the engine resolves")
+    p.add_argument("--json", action="store_true")
 
     return parser
 

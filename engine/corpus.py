@@ -139,6 +139,7 @@ class Corpus:
         self.cited_by: dict[str, list[str]] = {}
         self.term_definitions: dict[tuple[str, str], str] = {}
         self.term_users: dict[str, list[str]] = {}
+        self._entries: dict[str, dict[str, Any]] = {}
         for p in self.paragraphs.values():
             for target in p.amends:
                 self.amended_by.setdefault(target, []).append(p.id)
@@ -254,6 +255,15 @@ class Corpus:
             out["contested"] = p.contested
         return out
 
+    def source_entry(self, pid: str) -> dict[str, Any]:
+        """Return the short citation of *pid* used in rulings (title, kind, source, locator), cached."""
+        entry = self._entries.get(pid)
+        if entry is None:
+            p = self.get(pid)
+            entry = {"title": p.title, "kind": p.kind, "source": p.source.to_json(), "locator": self.locator(pid)}
+            self._entries[pid] = entry
+        return dict(entry)
+
     def summary_json(self, pid: str) -> dict[str, Any]:
         """Return the short listing shape (``runecodex list --json``)."""
         p = self.get(pid)
@@ -263,8 +273,11 @@ class Corpus:
 
 # --------------------------------------------------------------------------- reading YAML with lines
 
-class _LineLoader(yaml.SafeLoader):
-    """A safe YAML loader that records the line of every mapping under ``__line__``."""
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _LineLoader(_BaseLoader):  # type: ignore[valid-type,misc]
+    """A safe YAML loader (libyaml's when present) that records each mapping's line under ``__line__``."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:

@@ -53,3 +53,47 @@ def make_rules(tmp_path: Path) -> MakeCorpus:
             path.write_text(textwrap.dedent(body))
         return root
     return make
+
+
+# ------------------------------------------------------------------ scenario files read like rulings
+
+class ScenarioFile(pytest.File):
+    """A JSON example file: a position, the expected ruling and the paragraphs it must cite."""
+
+    def collect(self):  # type: ignore[no-untyped-def]
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioItem(pytest.Item):
+    """Resolve the file's position in-process and compare with its expectation."""
+
+    def runtest(self) -> None:
+        import json
+
+        from engine.core import resolve
+        from engine.examples import problems
+
+        example = json.loads(self.path.read_text(encoding="utf-8"))
+        found = problems(example, resolve(example["position"]).to_json())
+        if found:
+            raise ScenarioMismatch(example.get("title", self.name), found)
+
+    def repr_failure(self, excinfo, style=None):  # type: ignore[no-untyped-def]
+        if isinstance(excinfo.value, ScenarioMismatch):
+            title, found = excinfo.value.args
+            return f"{title}\n  " + "\n  ".join(found)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):  # type: ignore[no-untyped-def]
+        return self.path, 0, f"scenario: {self.name}"
+
+
+class ScenarioMismatch(AssertionError):
+    """The ruling differs from the scenario's expectation."""
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.File | None:
+    """Collect tests/scenarios/<game>/*.json as ruling tests."""
+    if file_path.suffix == ".json" and "scenarios" in file_path.parts:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None

@@ -1,0 +1,268 @@
+"""The engine core: positions in, rulings out, every step citing the paragraphs that decide it.
+
+A *situation* (``rune-age``/``battle``, ...) is a JSON Schema plus a resolver. A resolver receives the
+validated position and a :class:`Trace`; it calls small rule functions, each decorated with
+:func:`rule` naming the paragraph ids it implements, and records steps, decisions and violations on
+the trace. :func:`resolve` turns the trace into a :class:`Resolution` (the contract's JSON shape).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from engine.corpus import Corpus, get_corpus
+from engine.errors import UnreadableInputError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# dotted function name -> paragraph ids it implements; filled at import time by @rule
+RULES: dict[str, tuple[str, ...]] = {}
+
+
+def rule(*cites: str) -> Callable[[F], F]:
+    """Mark a function as the executable form of the paragraphs *cites* (read by the graph and site)."""
+    def mark(fn: F) -> F:
+        fn.__cites__ = tuple(cites)  # type: ignore[attr-defined]
+        RULES[f"{fn.__module__}.{fn.__qualname__}"] = tuple(cites)
+        return fn
+    return mark
+
+
+def cites_of(fn: Callable[..., Any]) -> tuple[str, ...]:
+    """Return the paragraph ids a @rule function implements."""
+    return tuple(getattr(fn, "__cites__", ()))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a ruling: what happens and the paragraphs that decide it."""
+
+    text: str
+    cites: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return ``{"text", "cites"}``."""
+        return {"text": self.text, "cites": list(self.cites)}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the rules leave to a player, which the position did not state."""
+
+    who: str
+    choose: str
+    cites: tuple[str, ...]
+    options: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Return ``{"who", "choose", "cites"[, "options"]}``."""
+        out: dict[str, Any] = {"who": self.who, "choose": self.choose, "cites": list(self.cites)}
+        if self.options:
+            out["options"] = list(self.options)
+        return out
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule the position breaks (the action is illegal: a ruling, not an error)."""
+
+    message: str
+    cites: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return ``{"message", "cites"}``."""
+        return {"message": self.message, "cites": list(self.cites)}
+
+
+class Trace:
+    """Collect a ruling's steps, decisions and violations in the order the rules are applied."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+        self.decisions: list[Decision] = []
+        self.violations: list[Violation] = []
+
+    @staticmethod
+    def _ids(cites: Iterable[str | Callable[..., Any]]) -> tuple[str, ...]:
+        out: list[str] = []
+        for c in cites:
+            out.extend([c] if isinstance(c, str) else cites_of(c))
+        return tuple(out)
+
+    def step(self, text: str, *cites: str | Callable[..., Any]) -> None:
+        """Record a step citing paragraph ids or @rule functions (their ids)."""
+        self.steps.append(Step(text, self._ids(cites)))
+
+    def decide(self, who: str, choose: str, *cites: str | Callable[..., Any],
+               options: Iterable[Any] = ()) -> None:
+        """Record a choice left to *who*."""
+        self.decisions.append(Decision(who, choose, self._ids(cites), tuple(options)))
+
+    def violate(self, message: str, *cites: str | Callable[..., Any]) -> None:
+        """Record a broken rule, and a step saying so."""
+        ids = self._ids(cites)
+        self.violations.append(Violation(message, ids))
+        self.steps.append(Step(f"Not allowed: {message}", ids))
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A ruling: the outcome, the steps that lead to it and every paragraph cited."""
+
+    game: str
+    situation: str
+    legal: bool
+    outcome: Mapping[str, Any]
+    steps: tuple[Step, ...]
+    decisions: tuple[Decision, ...]
+    cites: tuple[str, ...]
+    sources: Mapping[str, Mapping[str, Any]]
+
+    @classmethod
+    def from_trace(cls, game: str, situation: str, outcome: Mapping[str, Any], trace: Trace,
+                   corpus: Corpus) -> Resolution:
+        """Build a resolution from a finished trace, listing every cited paragraph once, in order."""
+        order: dict[str, None] = {}
+        for item in (*trace.steps, *trace.decisions, *trace.violations):
+            for c in item.cites:
+                order.setdefault(c, None)
+        cites = tuple(order)
+        sources = {c: corpus.source_entry(c) for c in cites}
+        outcome = dict(outcome)
+        legal = not trace.violations
+        if trace.violations:
+            outcome["violations"] = [v.to_json() for v in trace.violations]
+        elif "violations" in outcome:
+            outcome["violations"] = []
+        return cls(game, situation, legal, outcome, tuple(trace.steps), tuple(trace.decisions), cites, sources)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the contract's resolve output."""
+        return {
+            "game": self.game, "situation": self.situation, "legal": self.legal,
+            "outcome": dict(self.outcome),
+            "decisions": [d.to_json() for d in self.decisions],
+            "steps": [s.to_json() for s in self.steps],
+            "cites": list(self.cites),
+            "sources": {k: dict(v) for k, v in self.sources.items()},
+        }
+
+
+# ------------------------------------------------------------------------------------ situations
+
+Resolver = Callable[[Mapping[str, Any], Trace, Corpus], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A kind of position the engine resolves: its game, name, description, schema and resolver."""
+
+    game: str
+    name: str
+    description: str
+    schema: Mapping[str, Any]
+    resolver: Resolver
+    validator: Draft202012Validator = field(compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the contract's situation listing entry."""
+        return {"game": self.game, "situation": self.name, "description": self.description,
+                "schema": dict(self.schema)}
+
+
+SITUATIONS: dict[tuple[str, str], Situation] = {}
+
+
+def situation(game: str, name: str, schema: Mapping[str, Any]) -> Callable[[Resolver], Resolver]:
+    """Register a resolver for ``game``/``name``; its docstring's first line describes it."""
+    full = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{game} {name}",
+        **schema,
+        "type": "object",
+        "properties": {"game": {"const": game}, "situation": {"const": name}, **schema.get("properties", {})},
+        "required": sorted({"game", "situation", *schema.get("required", [])}),
+    }
+    Draft202012Validator.check_schema(full)
+
+    def register(fn: Resolver) -> Resolver:
+        doc = (fn.__doc__ or name).strip().splitlines()[0]
+        SITUATIONS[(game, name)] = Situation(game, name, doc, full, fn, Draft202012Validator(full))
+        return fn
+    return register
+
+
+def _json_path(error: ValidationError) -> str:
+    path = ""
+    for part in error.absolute_path:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
+def _message(error: ValidationError) -> str:
+    v = error.validator
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return f"missing field {missing!r}"
+    if v == "type":
+        return f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
+    if v == "enum":
+        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
+    if v == "additionalProperties":
+        return error.message.lower()
+    return error.message[0].lower() + error.message[1:]
+
+
+def _required_path(error: ValidationError) -> str:
+    base = _json_path(error)
+    if error.validator == "required" and "'" in error.message:
+        name = error.message.split("'")[1]
+        return f"{base}.{name}" if base else name
+    return base
+
+
+def load_situations() -> dict[tuple[str, str], Situation]:
+    """Import every game's situation modules (registering them) and return the registry."""
+    import engine.situations  # noqa: F401  (imports register the situations)
+    return SITUATIONS
+
+
+def read_position(position: Any) -> Situation:
+    """Return the situation a position asks about, or raise :class:`UnreadableInputError` with its path."""
+    situations = load_situations()
+    if not isinstance(position, dict):
+        raise UnreadableInputError(f"a position must be a JSON object, got {type(position).__name__}", path="")
+    game, name = position.get("game"), position.get("situation")
+    games = sorted({g for g, _ in situations})
+    if not isinstance(game, str) or game not in games:
+        raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(games)})", path="game")
+    names = sorted(n for g, n in situations if g == game)
+    if not isinstance(name, str) or (game, name) not in situations:
+        raise UnreadableInputError(f"unknown situation {name!r} for {game} (one of {', '.join(names)})",
+                                   path="situation")
+    sit = situations[(game, name)]
+    error = _best_error(sit.validator, position)
+    if error is not None:
+        raise UnreadableInputError(_message(error), path=_required_path(error))
+    return sit
+
+
+def _best_error(validator: Draft202012Validator, instance: Any) -> ValidationError | None:
+    errors = list(validator.iter_errors(instance))
+    if not errors:
+        return None
+    return min(errors, key=lambda e: (-len(e.absolute_path), str(e.validator)))
+
+
+def resolve(position: Any, corpus: Corpus | None = None) -> Resolution:
+    """Resolve a position ("what happens now") into a ruling with cited steps."""
+    sit = read_position(position)
+    corpus = corpus or get_corpus()
+    trace = Trace()
+    outcome = sit.resolver(position, trace, corpus)
+    return Resolution.from_trace(sit.game, sit.name, outcome, trace, corpus)

@@ -1,0 +1,56 @@
+"""Check a ruling against an example file ``{"title", "from", "position", "expect"}`` (CONTRACT.md).
+
+The same rules as ``../shared/bin/check-examples``: ``expect.legal`` equal; each key of
+``expect.outcome`` equal (an expected object constrains only the keys it names); at least
+``expect.decisions_min`` decisions; an illegal ruling lists violations; each ``expect.cites`` entry met
+by a cited paragraph; every step cites something.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def matches(want: Any, got: Any) -> bool:
+    """Return whether *got* meets *want* (objects constrain only the keys they name)."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        return all(k in got and matches(v, got[k]) for k, v in want.items())
+    return bool(want == got)
+
+
+def cite_matches(want: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
+    """Return whether a cited paragraph's source entry meets one expected citation."""
+    source = entry.get("source") or {}
+    if source.get("doc") != want["doc"]:
+        return False
+    if "paragraph" in want and str(source.get("paragraph")) != str(want["paragraph"]):
+        return False
+    where = f"{source.get('section') or ''} {entry.get('title') or ''}".lower()
+    return not ("section" in want and want["section"].lower() not in where)
+
+
+def problems(example: Mapping[str, Any], answer: Mapping[str, Any]) -> list[str]:
+    """Return the mismatches between an example's expectation and a ruling (empty when it passes)."""
+    out: list[str] = []
+    exp = example["expect"]
+    if "legal" in exp and answer.get("legal") != exp["legal"]:
+        out.append(f"legal: want {exp['legal']!r}, got {answer.get('legal')!r}")
+    outcome = answer.get("outcome") or {}
+    for key, want in exp.get("outcome", {}).items():
+        if key not in outcome or not matches(want, outcome[key]):
+            out.append(f"outcome.{key}: want {want!r}, got {outcome.get(key)!r}")
+    if "decisions_min" in exp and len(answer.get("decisions") or []) < exp["decisions_min"]:
+        out.append(f"decisions: want at least {exp['decisions_min']}, got {len(answer.get('decisions') or [])}")
+    if exp.get("legal") is False and not outcome.get("violations"):
+        out.append("illegal, but outcome.violations is empty")
+    sources = answer.get("sources") or {}
+    cited = answer.get("cites") or []
+    out.extend(f"cited {sid!r} has no entry in sources" for sid in cited if sid not in sources)
+    for want in exp.get("cites", []):
+        if not any(cite_matches(want, sources.get(sid) or {}) for sid in cited):
+            out.append(f"no cited paragraph matches {want}")
+    out.extend(f"step {i} cites nothing" for i, step in enumerate(answer.get("steps") or []) if not step.get("cites"))
+    if not answer.get("steps"):
+        out.append("no steps")
+    return out

@@ -1,0 +1,1 @@
+"""Rune Age: battle, siege, spending gold, Monument victory and the Event phase."""

@@ -1,0 +1,240 @@
+"""Rune Age battles: a player's army against a stronghold, a neutral city, an Enemy or an Instant.
+
+Paragraphs: ``ra.conduct-a-battle`` and its steps, ``ra.attrition-die``, the Instant erratum
+(``rafaq.errata.rulebook.p10``) and the FAQ on combat legality.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.schema import BOOL, FACTION, arr, enum, integer, obj, text
+
+CARD = obj(["name", "strength"], name=text(), strength=integer(None), kind=enum("unit", "tactic"),
+           cannot_be_destroyed=BOOL)
+BONUS = obj(["strength"], source=text(), strength=integer(None))
+SCHEMA: dict[str, Any] = obj(
+    ["target", "army"], extra=True,
+    attacker_faction=FACTION,
+    target=obj(["kind", "strength"], kind=enum("enemy", "stronghold", "city", "instant"), name=text(),
+               strength=integer(None), attrition_icons=integer(0, 10), faction=FACTION),
+    army=arr(CARD, max_items=200),
+    attrition_skulls=arr(integer(0, 10), max_items=10),
+    destroyed_by_attrition=arr(text(), max_items=200),
+    resolution_bonuses=arr(BONUS, max_items=200),
+    already_attacked_this_round=BOOL,
+)
+
+RESULTS = {"stronghold": "secured", "city": "secured", "enemy": "defeated", "instant": "repelled"}
+RESULT_RULES = {"stronghold": "ra.conduct-a-battle.4.secure", "city": "ra.conduct-a-battle.4.secure",
+                "enemy": "ra.conduct-a-battle.4.enemy", "instant": "ra.conduct-a-battle.4.instant-repelled"}
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card played into a combat."""
+
+    name: str
+    strength: int
+    kind: str = "unit"
+    cannot_be_destroyed: bool = False
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Card:
+        """Read a card from a position."""
+        return cls(raw["name"], raw["strength"], raw.get("kind", "unit"), raw.get("cannot_be_destroyed", False))
+
+    @property
+    def is_unit(self) -> bool:
+        """Return whether the card is a unit (tactics are not participating units)."""
+        return self.kind == "unit"
+
+
+def cards_from(raw: Sequence[Mapping[str, Any]]) -> list[Card]:
+    """Read a list of cards."""
+    return [Card.from_json(c) for c in raw]
+
+
+@rule("rafaq.faq.general.6")
+def is_army_empty(army: Sequence[Card]) -> bool:
+    """Return whether no card was played: a Combat action needs at least one unit or tactic card."""
+    return not army
+
+
+@rule("ra.conduct-a-battle.once-per-round")
+def is_repeat_attack(already_attacked: bool) -> bool:
+    """Return whether this target was already attacked this round (each target once per round)."""
+    return already_attacked
+
+
+@rule("rafaq.faq.general.8", "rafaq.faq.general.4")
+def can_attack_stronghold(target_faction: str | None, attacker_faction: str | None) -> bool:
+    """Return whether a player may attack this stronghold: only his own faction's, in his Barracks."""
+    return target_faction is None or attacker_faction is None or target_faction == attacker_faction
+
+
+@rule("ra.conduct-a-battle.3", "ra.attrition-die")
+def skulls_to_suffer(icons: int, skulls: Sequence[int]) -> int:
+    """Return the units to destroy: one per skull rolled, rolling once per attrition icon."""
+    return sum(skulls) if icons else 0
+
+
+@rule("ra.attrition-die.indestructible")
+def destructible_units(army: Sequence[Card]) -> list[Card]:
+    """Return the participating units attrition may destroy (not those that cannot be destroyed)."""
+    return [c for c in army if c.is_unit and not c.cannot_be_destroyed]
+
+
+@rule("ra.conduct-a-battle.4", "ra.abilities.resolution")
+def strength_of(cards: Sequence[Card], bonuses: Sequence[Mapping[str, Any]]) -> int:
+    """Return the army's strength: its remaining cards' strength plus the Resolution bonuses."""
+    return sum(c.strength for c in cards) + sum(b["strength"] for b in bonuses)
+
+
+@rule("ra.conduct-a-battle.4.ties")
+def is_army_winner(army_strength: int, target_strength: int) -> bool:
+    """Return whether the army wins: a higher or equal strength (ties go to the army)."""
+    return army_strength >= target_strength
+
+
+@rule("ra.conduct-a-battle.4.instant-damage", "rafaq.errata.rulebook.p10")
+def instant_damage(instant_strength: int, army_strength: int) -> int:
+    """Return the Home Realm damage from an Instant: its strength minus the army's (errata), never negative."""
+    return max(0, instant_strength - army_strength)
+
+
+def _remove_attrition(army: list[Card], names: Sequence[str], needed: int, trace: Trace) -> list[Card] | None:
+    """Return the army after the named units are destroyed, or ``None`` when the choice is not legal."""
+    candidates = destructible_units(army)
+    must = min(needed, len(candidates))
+    if len(names) != must:
+        trace.violate(f"{needed} skull(s) rolled: exactly {must} participating unit(s) must be destroyed, "
+                      f"{len(names)} named", skulls_to_suffer, destructible_units)
+        return None
+    remaining = list(army)
+    for name in names:
+        hit = next((c for c in remaining if c.name == name and c in candidates), None)
+        if hit is None:
+            blocked = any(c.name == name for c in remaining)
+            trace.violate(f"{name!r} is not a participating unit that attrition can destroy"
+                          if blocked else f"{name!r} is not among the participating units",
+                          destructible_units)
+            return None
+        remaining.remove(hit)
+    return remaining
+
+
+@situation("rune-age", "battle", SCHEMA)
+def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Resolve a battle against a stronghold, city, Enemy or Instant: attrition, resolution, result."""
+    target = pos["target"]
+    kind, name = target["kind"], target.get("name") or target["kind"]
+    army = cards_from(pos["army"])
+    bonuses = list(pos.get("resolution_bonuses", []))
+    out: dict[str, Any] = {"army_strength": None, "target_strength": target["strength"], "winner": None,
+                           "result": None, "home_realm_damage": 0 if kind == "instant" else None,
+                           "destroyed_by_attrition": []}
+    what = {"instant": "defends his Home Realm against", "enemy": "attacks"}.get(kind, "tries to secure")
+    trace.step(f"Declare target: the player {what} the {kind} {name} (strength {target['strength']}).",
+               "ra.conduct-a-battle.1")
+    if kind == "stronghold" and not can_attack_stronghold(target.get("faction"), pos.get("attacker_faction")):
+        trace.violate(f"the stronghold belongs to {target.get('faction')}; a player may only attack and secure "
+                      f"his own faction's strongholds", can_attack_stronghold)
+    if kind != "instant" and is_repeat_attack(pos.get("already_attacked_this_round", False)):
+        trace.violate(f"{name} was already attacked this round; each target may be attacked once per round",
+                      is_repeat_attack)
+    if is_army_empty(army):
+        trace.violate("no card was played into the combat; at least one unit or tactic card is required",
+                      is_army_empty)
+    if trace.violations:
+        return out
+    units = sum(1 for c in army if c.is_unit)
+    trace.step(f"Assault: {len(army)} card(s) played ({units} unit(s)).", "ra.conduct-a-battle.2")
+
+    icons = target.get("attrition_icons", 0)
+    skulls = list(pos.get("attrition_skulls", []))
+    if icons:
+        if len(skulls) != icons:
+            trace.decide("attacker", f"roll the attrition die {icons} time(s) and give the skulls rolled",
+                         skulls_to_suffer)
+            out["army_strength_before_attrition"] = strength_of(army, bonuses)
+            trace.step(f"Attrition: {name} shows {icons} attrition icon(s); the die is rolled once per icon and "
+                       f"each skull destroys a participating unit of the player's choice.", skulls_to_suffer)
+            return out
+        needed = skulls_to_suffer(icons, skulls)
+        named = list(pos.get("destroyed_by_attrition", []))
+        candidates = destructible_units(army)
+        must = min(needed, len(candidates))
+        if needed and not named and must:
+            trace.step(f"Attrition: {needed} skull(s) rolled; the player must destroy {must} participating "
+                       f"unit(s) of his choice.", skulls_to_suffer)
+            if len(candidates) < needed:
+                trace.step("Units that cannot be destroyed are not chosen; there are not enough others, so "
+                           "fewer units are destroyed.", destructible_units)
+            trace.decide("attacker", f"{must} participating unit(s) to destroy", skulls_to_suffer,
+                         destructible_units, options=sorted({c.name for c in candidates}))
+            out["army_strength_before_attrition"] = strength_of(army, bonuses)
+            return out
+        remaining = _remove_attrition(army, named, needed, trace)
+        if remaining is None:
+            return out
+        out["destroyed_by_attrition"] = named
+        lost = ", ".join(named) or "nothing"
+        trace.step(f"Attrition: {sum(skulls)} skull(s) on {icons} roll(s); destroyed: {lost}.",
+                   skulls_to_suffer, *([destructible_units] if any(c.cannot_be_destroyed for c in army) else []))
+        army = remaining
+    else:
+        trace.step(f"Attrition: {name} shows no attrition icon, so this step is skipped.", "ra.conduct-a-battle.3")
+
+    live = _live_bonuses(army, bonuses, pos["army"])
+    dropped = len(bonuses) - len(live)
+    army_strength = strength_of(army, live)
+    parts = " + ".join(str(c.strength) for c in army) or "0"
+    bonus_text = "".join(f" + {b['strength']} ({b.get('source') or 'bonus'})" for b in live)
+    trace.step(f"Resolution: army strength {parts}{bonus_text} = {army_strength} against {target['strength']}."
+               + (f" {dropped} bonus(es) of destroyed units no longer apply." if dropped else ""), strength_of)
+    out["army_strength"] = army_strength
+    wins = is_army_winner(army_strength, target["strength"])
+    tie = army_strength == target["strength"]
+    if wins:
+        out["winner"], out["result"] = "army", RESULTS[kind]
+        trace.step(("Tie: ties go to the army, so " if tie else "The army is stronger: ")
+                   + f"{name} is {RESULTS[kind]}.", *([is_army_winner] if tie else []), RESULT_RULES[kind])
+    else:
+        out["winner"] = "target"
+        if kind == "instant":
+            dmg = instant_damage(target["strength"], army_strength)
+            out["home_realm_damage"] = dmg
+            out["result"] = "home_realm_damaged"
+            trace.step(f"The Instant wins: the Home Realm takes {target['strength']} − {army_strength} = {dmg} "
+                       f"damage (the Instant's strength minus the army's, as corrected by the errata).",
+                       instant_damage)
+        else:
+            out["result"] = "unchanged"
+            trace.step(f"{name} is stronger: the attack fails; the card stays where it is and may be attacked "
+                       f"again on a later turn.", RESULT_RULES[kind])
+    trace.step("End of combat: wounded units are destroyed; surviving units go to the discard pile.",
+               "ra.conduct-a-battle.5")
+    return out
+
+
+def _live_bonuses(army: Sequence[Card], bonuses: Sequence[Mapping[str, Any]],
+                  played: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Return the bonuses still in force: a bonus from a played card needs that card still in combat."""
+    present = Counter(c.name for c in army)
+    played_names = {c["name"] for c in played}
+    live = []
+    for b in bonuses:
+        src = b.get("source")
+        if src in played_names:
+            if present[src] <= 0:
+                continue
+            present[src] -= 1
+        live.append(b)
+    return live
+
