@@ -255,6 +255,30 @@ def cmd_situations(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------------------------- graph
+
+@_command("graph")
+def cmd_graph(args: argparse.Namespace) -> int:
+    """Print the glossary graph's statistics, or export a term's neighbourhood (svg, dot, json)."""
+    from engine.graph import graph_command
+
+    status, text = graph_command(get_corpus(), stats=args.stats, list_all=args.all, as_json=args.json,
+                                 term=args.term, game=args.game, depth=args.depth, max_nodes=args.max_nodes,
+                                 fmt=args.format, output=args.output, base=args.base)
+    sys.stdout.write(text)
+    return status
+
+
+# --------------------------------------------------------------------------------------------- build
+
+@_command("build")
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build the site (and the search index) into --out, aside and swapped in when complete."""
+    from engine.build import build_command
+
+    return build_command(out=args.out, fresh=args.fresh, jobs=args.jobs, quiet=args.quiet)
+
+
 # --------------------------------------------------------------------------------------------- main
 
 def build_parser() -> argparse.ArgumentParser:
@@ -286,6 +310,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("situations", help="list the situations the engine resolves")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("graph", help="the glossary graph: statistics, or a term's neighbourhood")
+    p.add_argument("--stats", action="store_true", help="print counts, dangling references, unused terms "
+                   "and paragraphs nothing links to (exit 1 if a reference dangles)")
+    p.add_argument("--all", action="store_true", help="with --stats: list every item, not the first 20")
+    p.add_argument("--json", action="store_true", help="with --stats: print JSON")
+    p.add_argument("--term", help="export the neighbourhood of this glossary term (or alias)")
+    p.add_argument("--game", help="the game whose glossary defines --term")
+    p.add_argument("--depth", type=int, default=2, help="links to follow from the term (default 2)")
+    p.add_argument("--max-nodes", type=int, default=40, help="largest picture (default 40 nodes)")
+    p.add_argument("--format", choices=("svg", "dot", "json"), default="svg")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.add_argument("--base", default="/", help="URL of the built site the nodes link to (default /)")
+
+    p = sub.add_parser("build", help="build the site and the search index")
+    p.add_argument("--out", help="output folder (default build/site/)")
+    p.add_argument("--fresh", action="store_true", help="rebuild everything (ignore the incremental cache)")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="parallel Sphinx processes (default: cores)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and the summary")
 
     return parser
 

@@ -57,6 +57,7 @@ class Heading:
     level: int         # 1 = top level; larger is deeper
     text: str          # as printed, without markup
     norm: str          # normalized, without a leading entry number
+    number: str = ""   # the printed entry number ("10"), OCR "I" read as 1
 
 
 @dataclass
@@ -122,11 +123,16 @@ def parse_source(path: Path, key: str, style: str) -> SourceDoc:
             in_index = False
         if in_index and not md:
             doc.excluded.add(i)
-        if style == "markdown" and md:
+        if style == "markdown" and md and "....." in md.group(2):
+            doc.excluded.add(i)  # a contents line with dot leaders, not the heading itself
+        elif style == "markdown" and md:
             text = _clean_heading(md.group(2))
+            number = _ENTRY_NUMBER.match(text)
             norm = normalize(_ENTRY_NUMBER.sub("", text))
             if norm:
-                doc.headings.append(Heading(i, len(md.group(1)), text, norm))
+                doc.headings.append(Heading(i, len(md.group(1)), text, norm,
+                                            number.group(0).strip().replace("I", "1").replace("l", "1")
+                                            if number else ""))
         elif style == "upper" and _is_upper_heading(stripped):
             if normalize(stripped) in ("index", "frequently indexed terms"):
                 in_index = True
@@ -217,25 +223,40 @@ class SourceChecker:
             self.docs[doc.key] = parse_source(path, doc.key, self.STYLES.get(doc.key, "markdown"))
         return self.docs[doc.key]
 
-    def find_section(self, sdoc: SourceDoc, section: str) -> list[Heading]:
-        """Return the headings a section locator names (several for ``"A: B"`` nested headings)."""
-        whole = self._match(sdoc, normalize(section), after=-1)
-        if whole is not None:
-            return [whole]
-        found: list[Heading] = []
-        after = -1
-        for part in (p for p in section.split(":") if p.strip()):
-            h = self._match(sdoc, normalize(part), after=after)
-            if h is None:
-                return []
-            found.append(h)
-            after = h.line
-        return found
+    def find_section(self, sdoc: SourceDoc, section: str, number: str = "") -> list[Heading]:
+        """Return the headings a section locator names (several for ``"A: B"`` nested headings).
 
-    def _match(self, sdoc: SourceDoc, norm: str, after: int) -> Heading | None:
+        With a printed entry *number* (``"43"`` for paragraph ``43.1``), the entry of that number wins
+        over a same-named heading elsewhere (the front matter's "ID Tokens" against entry 43).
+        """
+        if number:
+            numbered = [h for h in sdoc.headings if h.number == number and h.norm == normalize(section)]
+            if numbered:
+                return numbered[:1]
+        exact = self._match(sdoc, normalize(section), after=-1, strict=True)
+        if exact is not None:
+            return [exact]
+        if ":" in section:  # nested headings, e.g. "FAQ: General": each part after the one before
+            found: list[Heading] = []
+            after = -1
+            for part in (p for p in section.split(":") if p.strip()):
+                h = self._match(sdoc, normalize(part), after=after)
+                if h is None:
+                    break
+                found.append(h)
+                after = h.line
+            else:
+                return found
+        whole = self._match(sdoc, normalize(section), after=-1)
+        return [whole] if whole is not None else []
+
+    def _match(self, sdoc: SourceDoc, norm: str, after: int, strict: bool = False) -> Heading | None:
         if not norm:
             return None
         variants = {norm, norm.removeprefix("the "), "the " + norm}
+        if strict:
+            return next((h for h in sdoc.headings if h.line > after and h.line not in sdoc.excluded
+                         and h.norm in variants), None)
         for test in (lambda h: h.norm in variants,
                      lambda h: h.norm.startswith(norm) or norm.startswith(h.norm + " ") and len(h.norm) > 3,
                      lambda h: norm in h.norm):
@@ -269,7 +290,8 @@ class SourceChecker:
         where = f"{p.id}: source"
         headings: list[Heading] = []
         if p.source.section:
-            headings = self.find_section(sdoc, p.source.section)
+            entry = (p.source.paragraph or "").split(".")[0] if doc.locator == "paragraph" else ""
+            headings = self.find_section(sdoc, p.source.section, entry if entry.isdigit() else "")
             if not headings:
                 return [Problem(p.file, p.line, f"{where}.section {p.source.section!r} is not a heading of {doc.key}")]
             self.cited_headings.setdefault(doc.key, set()).update(h.line for h in headings)
@@ -295,12 +317,15 @@ class SourceChecker:
         index = _index_pages(sdoc)
         if not index:
             return None
-        located = []  # (line, first, last) for index headings found in the text
-        for norm, first, last in index:
-            for h in sdoc.headings:
-                if h.line not in sdoc.excluded and (h.norm == norm or h.norm == normalize("the " + norm)):
-                    located.append((h.line, first, last))
-                    break
+        located = []  # (line, first, last) for index headings found in the text, in page order
+        last_line = -1
+        for norm, first, last in sorted(index, key=lambda e: (e[1], e[2])):
+            same = [h.line for h in sdoc.headings if h.line not in sdoc.excluded
+                    and (h.norm == norm or h.norm == normalize("the " + norm))]
+            if same:  # a heading printed twice: the occurrence that keeps the pages in book order
+                line = next((x for x in same if x > last_line), same[0])
+                located.append((line, first, last))
+                last_line = max(last_line, line)
         if not located:
             return None
         located.sort()

@@ -1,0 +1,299 @@
+"""Runeslingers damage: basic, direct and pierce damage, health loss, blocking and defense cards.
+
+Paragraphs: ``rs.damage`` and its types, ``rs.health-loss`` (with Eva's example), the power loss on 0 health,
+``rs.blocking-damage`` and the blocking advanced rules, ``rs.damage.defense-cards``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runeslingers.common import DETERMINATION, GAME, POWER, Standing, is_defeated, record_power_loss
+from engine.schema import BOOL, Schema, enum, integer, obj, text
+
+DAMAGE_TYPES = ("basic", "direct", "pierce", "health_loss")
+RUNESLINGER: Schema = obj(["health", "max_health", "power"], name=text(), health=integer(1, 999),
+                          max_health=integer(1, 999), power=POWER, determination=DETERMINATION)
+TARGET: Schema = {
+    **obj(["kind"], kind=enum("runeslinger", "defense_card"), name=text(), health=integer(1, 999),
+          max_health=integer(1, 999), power=POWER, determination=DETERMINATION, defense=integer(0, 999),
+          controller=RUNESLINGER),
+    "allOf": [
+        {"if": {"properties": {"kind": {"const": "runeslinger"}}, "required": ["kind"]},
+         "then": {"required": ["health", "max_health", "power"]}},
+        {"if": {"properties": {"kind": {"const": "defense_card"}}, "required": ["kind"]},
+         "then": {"required": ["defense"]}},
+    ],
+}
+BLOCK: Schema = {
+    **obj(None, declared=BOOL, value=integer(0, 99), already_blocked_this_turn=BOOL, barrier=integer(0, 999),
+          timing=enum("before_damage", "after_damage")),
+    "if": {"properties": {"declared": {"const": True}}, "required": ["declared"]},
+    "then": {"required": ["value"]},
+}
+SCHEMA: dict[str, Any] = obj(
+    ["target", "amount", "damage_type"], extra=True,
+    target=TARGET, amount=integer(0, 999), damage_type=enum(*DAMAGE_TYPES), block=BLOCK,
+    source_is_enemy=BOOL,
+)
+TYPE_RULE = {"basic": "rs.damage.basic", "direct": "rs.damage.direct", "pierce": "rs.damage.pierce",
+             "health_loss": "rs.health-loss"}
+
+
+@dataclass(frozen=True)
+class Runeslinger:
+    """A Runeslinger's health track and standing (power, determination)."""
+
+    health: int
+    max_health: int
+    standing: Standing
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any], path: str) -> Runeslinger:
+        """Read a Runeslinger; health above the current maximum cannot happen and is unreadable."""
+        if raw["health"] > raw["max_health"]:
+            raise UnreadableInputError(f"health {raw['health']} is above max_health {raw['max_health']}; "
+                                       f"health can never exceed its current maximum", path=f"{path}.health")
+        return cls(int(raw["health"]), int(raw["max_health"]), Standing.from_json(raw))
+
+    def to_json(self, corpus: Corpus) -> dict[str, Any]:
+        """Return the outcome fields of this Runeslinger."""
+        return {"health": self.health, **self.standing.to_json(corpus)}
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block declared against this damage, and any barrier already on the target."""
+
+    declared: bool | None
+    value: int
+    already_blocked: bool
+    barrier: int
+    late: bool
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | None) -> Block:
+        """Read the ``block`` field; ``declared`` is None when the position does not say."""
+        raw = raw or {}
+        return cls(raw.get("declared"), int(raw.get("value", 0)), bool(raw.get("already_blocked_this_turn", False)),
+                   int(raw.get("barrier", 0)), raw.get("timing") == "after_damage")
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+@rule("rs.blocking-advanced-rules.unblockable", "rs.damage.direct", "rs.health-loss")
+def is_blockable(damage_type: str, corpus: Corpus) -> bool:
+    """Return whether a block may be declared: never against direct damage or health loss."""
+    return damage_type not in corpus.fact("rs.blocking-advanced-rules.unblockable", "unblockable")
+
+
+@rule("rs.damage.direct")
+def ignores_barriers(damage_type: str, corpus: Corpus) -> bool:
+    """Return whether the damage goes straight through block barriers (direct damage does)."""
+    return damage_type == "direct" and bool(corpus.fact("rs.damage.direct", "ignores_block_barriers"))
+
+
+@rule("rs.damage.pierce", "rs.health-loss", "rs.power-loss-conditions.zero-health")
+def carries_past_reset(damage_type: str, corpus: Corpus) -> bool:
+    """Return whether what is left after a health reset still applies (pierce damage and health loss)."""
+    if damage_type == "health_loss":
+        return bool(corpus.fact("rs.health-loss", "pierces"))
+    return damage_type == "pierce" and bool(corpus.fact("rs.damage.pierce", "carries_over_health_reset"))
+
+
+@rule("rs.blocking-advanced-rules.zero-block")
+def can_block_with(value: int, corpus: Corpus) -> bool:
+    """Return whether a Runeslinger with this block value may block (not with 0 block)."""
+    return value >= int(corpus.fact("rs.blocking-advanced-rules.zero-block", "min_block_value_to_block"))
+
+
+@rule("rs.blocking-advanced-rules.once-per-turn")
+def can_block_again(already_blocked: bool, corpus: Corpus) -> bool:
+    """Return whether the player may still block this turn (once per turn, on any player's turn)."""
+    return not already_blocked or int(corpus.fact("rs.blocking-advanced-rules.once-per-turn", "blocks_per_turn")) > 1
+
+
+@rule("rs.blocking-damage", "rs.blocking-damage.barrier-value", "rs.blocking-advanced-rules",
+      "rs.blocking-advanced-rules.depleted")
+def through_barrier(amount: int, barrier: int) -> tuple[int, int, int]:
+    """Return (damage prevented, damage going through, barrier left): a barrier stops damage up to its value."""
+    prevented = min(amount, barrier)
+    return prevented, amount - prevented, barrier - prevented
+
+
+@rule("rs.damage.basic", "rs.resolving-effects")
+def basic_dealt(amount: int, health: int) -> int:
+    """Return the damage actually dealt: never more than the current health (the excess is lost)."""
+    return min(amount, health)
+
+
+@rule("rs.damage.defense-cards", "rs.card-types-areas-of-play.defense-cards")
+def defense_hit(amount: int, defense: int) -> tuple[int, bool, int]:
+    """Return (defense left, destroyed, excess): a card is destroyed once its defense this turn reaches 0."""
+    dealt = min(amount, defense)
+    left = defense - dealt
+    return left, left == 0, amount - dealt
+
+
+# ----------------------------------------------------------------------------------- resolution
+
+def harm_runeslinger(who: Runeslinger, amount: int, damage_type: str, trace: Trace, corpus: Corpus,
+                     label: str = "the Runeslinger") -> tuple[Runeslinger, int]:
+    """Apply *amount* of damage or health loss to a Runeslinger; return it and the amount lost as excess."""
+    word = "health" if damage_type == "health_loss" else "damage"
+    carries = carries_past_reset(damage_type, corpus)
+    left = amount
+    while left > 0:
+        take = min(left, who.health) if carries else basic_dealt(left, who.health)
+        health = who.health - take
+        left -= take
+        if health > 0:
+            trace.step(f"{label.capitalize()} {'loses' if word == 'health' else 'is dealt'} {take} {word}: "
+                       f"health {who.health} → {health}.", TYPE_RULE[damage_type])
+            return replace(who, health=health), 0
+        trace.step(f"{label.capitalize()} {'loses' if word == 'health' else 'is dealt'} {take} {word}, "
+                   f"bringing health from {who.health} to 0.", TYPE_RULE[damage_type])
+        standing = record_power_loss(who.standing, "Health reached 0", trace, corpus,
+                                     "rs.power-loss-conditions.zero-health")
+        if is_defeated(standing.power, corpus):
+            return replace(who, health=0, standing=standing), 0
+        who = replace(who, health=who.max_health, standing=standing)
+        trace.step(f"Health resets to its current maximum, {who.max_health}.", "rs.power-loss-conditions.zero-health")
+        if left and not carries:
+            trace.step(f"The other {left} damage is not carried over: basic damage beyond current health is lost."
+                       + (" Direct damage follows the same rule; it only differs in ignoring blocks."
+                          if damage_type == "direct" else ""),
+                       basic_dealt, *(["rs.damage.direct"] if damage_type == "direct" else []))
+            return who, left
+        if left:
+            what = "health loss always pierces" if damage_type == "health_loss" else "pierce damage is dealt in full"
+            trace.step(f"The remaining {left} {word} was paused by the power loss and now applies to the reset "
+                       f"health ({what}).", carries_past_reset,
+                       *(["rs.health-loss.example"] if damage_type == "health_loss" else []))
+    return who, 0
+
+
+def _check_block(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace, corpus: Corpus) -> None:
+    """Record a violation for each blocking rule a declared block breaks."""
+    if not is_blockable(damage_type, corpus):
+        kind = "direct damage" if damage_type == "direct" else "health loss"
+        trace.violate(f"{kind} cannot be blocked", is_blockable)
+    if not source_is_enemy:
+        trace.violate("only damage from a source an enemy controls can be blocked", "rs.blocking-damage")
+    if not can_block_again(block.already_blocked, corpus):
+        trace.violate("this player has already blocked this turn; a player may block only once per turn",
+                      can_block_again)
+    if not can_block_with(block.value, corpus):
+        trace.violate("a Runeslinger whose block value is 0 cannot block", can_block_with)
+    if block.late:
+        trace.violate("a block must be declared before the damage resolves on its target; it is too late",
+                      "rs.blocking-advanced-rules.declare")
+
+
+def _barrier(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace, corpus: Corpus) -> int:
+    """Return the block barrier standing between this damage and its target, recording why."""
+    if damage_type == "health_loss":
+        trace.step("Health loss is not damage: it cannot be blocked and no block barrier stops it.",
+                   "rs.health-loss", is_blockable)
+        return 0
+    if ignores_barriers(damage_type, corpus):
+        trace.step("Direct damage cannot be blocked and ignores block barriers"
+                   + (f" (the barrier of {block.barrier} on the target stops none of it)." if block.barrier else "."),
+                   ignores_barriers, is_blockable)
+        return 0
+    barrier = block.barrier
+    if block.barrier:
+        trace.step(f"A block barrier of {block.barrier} from an earlier block this turn is still on the target.",
+                   "rs.blocking-advanced-rules")
+    if block.declared:
+        trace.step(f"The controlling player discards 1 card to block: a block barrier of {block.value} (the "
+                   f"Runeslinger's block value, worked out after any block triggers) is put on the target.",
+                   "rs.blocking-damage", "rs.blocking-damage.barrier-value", "rs.blocking-advanced-rules.triggers-first")
+        barrier += block.value
+    elif block.declared is None and source_is_enemy and can_block_again(block.already_blocked, corpus):
+        trace.decide("target's controller", "whether to block (discard 1 card, before the damage resolves) and "
+                     "with what block value", "rs.blocking-damage", "rs.blocking-advanced-rules.declare")
+        trace.step("The position does not say whether the target's controller blocks; resolved without a block.",
+                   "rs.blocking-damage")
+    return barrier
+
+
+@situation(GAME, "damage", SCHEMA)
+def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Resolve damage or health loss to a Runeslinger or a defense card: blocks, power loss, destruction."""
+    target = pos["target"]
+    kind, amount, damage_type = target["kind"], int(pos["amount"]), pos["damage_type"]
+    block = Block.from_json(pos.get("block"))
+    source_is_enemy = bool(pos.get("source_is_enemy", True))
+    name = target.get("name") or ("the Runeslinger" if kind == "runeslinger" else "the defense card")
+    out: dict[str, Any] = {"health": None, "power": None, "determination": None, "power_lost": 0, "prevented": 0,
+                           "destroyed": False, "defeated": False, "dealt": 0, "barrier_left": None}
+    what = "health loss" if damage_type == "health_loss" else f"{damage_type} damage"
+    trace.step(f"{amount} {what} to {name} ({'a Runeslinger' if kind == 'runeslinger' else 'a defense card'}).",
+               "rs.damage", TYPE_RULE[damage_type])
+    if damage_type == "health_loss" and kind != "runeslinger":
+        trace.violate("health loss makes a Runeslinger lose health; a defense card has no health to lose",
+                      "rs.health-loss")
+    if block.declared:
+        _check_block(block, damage_type, source_is_enemy, trace, corpus)
+    who = Runeslinger.from_json(target, "target") if kind == "runeslinger" else None
+    controller = Runeslinger.from_json(target["controller"], "target.controller") \
+        if kind == "defense_card" and "controller" in target else None
+    if trace.violations:
+        return out
+    barrier = _barrier(block, damage_type, source_is_enemy, trace, corpus)
+    prevented, through, barrier_left = through_barrier(amount, barrier)
+    if barrier:
+        trace.step(f"The block barrier prevents {prevented} damage; {through} goes through"
+                   + (f" and {barrier_left} barrier is left for the rest of the turn." if barrier_left
+                      else (" (the barrier is depleted, so the rest reaches the target)." if through else ".")),
+                   through_barrier)
+        out["barrier_left"] = barrier_left
+    out["prevented"] = prevented
+    if who is not None:
+        after, _lost = harm_runeslinger(who, through, damage_type, trace, corpus, name)
+        out.update(after.to_json(corpus))
+        out["dealt"] = through - _lost
+        return out
+    return _hit_defense_card(out, int(target["defense"]), name, through, damage_type, controller, trace, corpus)
+
+
+def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int, damage_type: str,
+                      controller: Runeslinger | None, trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Finish damage to a defense card: lower its defense, destroy it at 0, send pierce excess on."""
+    out.update(defense=defense, excess_to_controller=0)
+    if controller is not None:
+        out.update(controller.to_json(corpus))
+    if defense == 0:
+        trace.step(f"{name.capitalize()} has no defense left this turn: it is destroyed.", defense_hit)
+        out.update(destroyed=True)
+        return out
+    left, destroyed, excess = defense_hit(through, defense)
+    out.update(defense=left, destroyed=destroyed, dealt=through - excess)
+    if not destroyed:
+        trace.step(f"{name.capitalize()}'s defense drops from {defense} to {left} for the rest of the turn; it "
+                   f"recovers in the Discard Phase.", defense_hit, "rs.phases-of-a-turn.discard")
+        return out
+    trace.step(f"{through} damage against defense {defense}: the damage this turn reaches its defense, so "
+               f"{name} is destroyed and goes to its owner's discard pile.", defense_hit)
+    if not excess:
+        return out
+    if damage_type != "pierce":
+        trace.step(f"The other {excess} damage is lost: only pierce damage carries past a destroyed defense card.",
+                   "rs.damage.defense-cards")
+        return out
+    out["excess_to_controller"] = excess
+    if controller is None:
+        trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to the Runeslinger who controls "
+                   f"it (give `target.controller` to resolve it).", "rs.damage.pierce")
+        return out
+    trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to its controlling Runeslinger.",
+               "rs.damage.pierce")
+    after, _ = harm_runeslinger(controller, excess, damage_type, trace, corpus, "the controlling Runeslinger")
+    out.update(after.to_json(corpus))
+    return out

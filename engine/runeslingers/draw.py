@@ -1,0 +1,180 @@
+"""Runeslingers drawing: the bottomless deck, the maximum hand size, and discarding from a short hand.
+
+Paragraphs: ``rs.phases-of-a-turn.draw``, ``rs.setup-steps.hand``, ``rs.setup-steps.5``,
+``rs.golden-rules.bottomless-deck``, ``rs.power-loss-conditions.empty-deck`` (contested: the engine follows the
+power loss condition), ``rs.game-loss-conditions``, ``rs.resolving-effects`` and its deck exception, and the
+targets example ``rs.advanced-rules-targets.example-3``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runeslingers.common import DETERMINATION, GAME, POWER, Standing, is_defeated, record_power_loss
+from engine.schema import BOOL, enum, integer, obj
+
+SCHEMA: dict[str, Any] = obj(
+    ["hand", "deck", "discard", "power"], extra=True,
+    hand=integer(0, 99), max_hand=integer(0, 99), deck=integer(0, 999), discard=integer(0, 999),
+    draw=integer(0, 99), power=POWER, determination=DETERMINATION, first_turn=BOOL, passed=BOOL,
+    pass_choice=enum("draw_third_card", "return_concentration"),
+)
+HAND_SCHEMA: dict[str, Any] = obj(["hand", "amount"], extra=True, hand=integer(0, 99), amount=integer(0, 99),
+                                  at_random=BOOL)
+
+
+@dataclass(frozen=True)
+class Piles:
+    """A player's hand, deck and discard pile (card counts) and standing while drawing."""
+
+    hand: int
+    deck: int
+    discard: int
+    standing: Standing
+    drawn: int = 0
+    discarded: int = 0
+    reshuffles: int = 0
+    game_lost: bool = False
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Piles:
+        """Read the piles from a ``draw`` position."""
+        return cls(int(raw["hand"]), int(raw["deck"]), int(raw["discard"]), Standing.from_json(raw))
+
+    @property
+    def stopped(self) -> bool:
+        """Return whether the encounter ended for this player (game loss; defeat is checked by the caller)."""
+        return self.game_lost
+
+
+@rule("rs.setup-steps.hand", "rs.phases-of-a-turn.draw")
+def max_hand_size(pos: Mapping[str, Any], corpus: Corpus) -> int:
+    """Return the maximum hand size: 8 unless the position states another (for example Fragment II's 4)."""
+    return int(pos.get("max_hand", corpus.fact("rs.setup-steps.hand", "max_hand_size")))
+
+
+@rule("rs.phases-of-a-turn.draw", "rs.setup-steps.5")
+def phase_draws(first_turn: bool, corpus: Corpus) -> int:
+    """Return the Draw Phase draw: 2 cards, only 1 for the player taking the encounter's first turn."""
+    if first_turn:
+        return int(corpus.fact("rs.setup-steps.5", "first_turn_draw_first_player"))
+    return int(corpus.fact("rs.phases-of-a-turn.draw", "draw_per_turn"))
+
+
+@rule("rs.setup-steps.hand", "rs.phases-of-a-turn.draw")
+def split_draw(take: int, hand: int, max_hand: int) -> tuple[int, int]:
+    """Return (into hand, discarded): a card drawn while the hand is at its maximum is discarded instead."""
+    room = max(0, max_hand - hand)
+    into = min(take, room)
+    return into, take - into
+
+
+@rule("rs.power-loss-conditions.empty-deck", "rs.golden-rules.bottomless-deck")
+def is_deck_empty(deck: int, corpus: Corpus) -> bool:
+    """Return whether the empty-deck power loss applies: the deck holds 0 cards (the engine's reading)."""
+    return deck <= int(corpus.fact("rs.power-loss-conditions.empty-deck", "deck_empty_at_cards"))
+
+
+@rule("rs.game-loss-conditions")
+def is_game_lost(deck: int, discard: int, corpus: Corpus) -> bool:
+    """Return whether the player loses the encounter: deck and discard pile both hold no cards at once."""
+    return bool(corpus.fact("rs.game-loss-conditions", "lose_if_deck_and_discard_empty")) and deck == 0 \
+        and discard == 0
+
+
+def _empty_deck(piles: Piles, trace: Trace, corpus: Corpus) -> Piles:
+    """Apply the empty-deck power loss, then shuffle the discard pile in as the new deck (or lose the game)."""
+    standing = record_power_loss(piles.standing, "The deck holds 0 cards: everything pauses", trace, corpus,
+                                 is_deck_empty)
+    piles = replace(piles, standing=standing)
+    if is_defeated(standing.power, corpus):
+        return piles
+    if is_game_lost(piles.deck, piles.discard, corpus):
+        trace.step("The discard pile is empty too: with no cards in deck and discard pile at the same time, the "
+                   "player loses the encounter.", is_game_lost)
+        return replace(piles, game_lost=True)
+    trace.step(f"The discard pile ({piles.discard} card(s)) is shuffled and becomes the new deck; the paused draw "
+               f"resumes.", is_deck_empty, "rs.resolving-effects.deck-exception")
+    return replace(piles, deck=piles.discard, discard=0, reshuffles=piles.reshuffles + 1)
+
+
+def draw_cards(piles: Piles, count: int, max_hand: int, trace: Trace, corpus: Corpus) -> Piles:
+    """Draw *count* cards in full (the deck is bottomless), discarding those beyond the maximum hand size."""
+    if count and is_deck_empty(piles.deck, corpus):
+        trace.step("The deck already holds 0 cards.", is_deck_empty)
+        piles = _empty_deck(piles, trace, corpus)
+    left = count
+    while left > 0 and not piles.stopped and not is_defeated(piles.standing.power, corpus):
+        take = min(left, piles.deck)
+        into, over = split_draw(take, piles.hand, max_hand)
+        left -= take
+        piles = replace(piles, hand=piles.hand + into, deck=piles.deck - take, discard=piles.discard + over,
+                        drawn=piles.drawn + take, discarded=piles.discarded + over)
+        trace.step(f"Draw {take} card(s): {into} into the hand (now {piles.hand})"
+                   + (f", {over} discarded because the hand is at its maximum of {max_hand}" if over else "")
+                   + f"; {piles.deck} left in the deck.", split_draw)
+        if is_deck_empty(piles.deck, corpus):
+            piles = _empty_deck(piles, trace, corpus)
+    return piles
+
+
+@situation(GAME, "draw", SCHEMA)
+def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Resolve drawing cards: a full hand discards, an empty deck costs a power and reshuffles, or loses."""
+    piles = Piles.from_json(pos)
+    max_hand = max_hand_size(pos, corpus)
+    if "draw" in pos:
+        count = int(pos["draw"])
+        trace.step(f"Draw {count} card(s); the maximum hand size is {max_hand}.", "rs.phases-of-a-turn.draw",
+                   max_hand_size)
+    else:
+        count = phase_draws(bool(pos.get("first_turn", False)), corpus)
+        trace.step(f"Draw Phase: draw {count} card(s)" + (" (the first turn of the encounter)" if count == 1 else "")
+                   + f"; the maximum hand size is {max_hand}.", phase_draws, max_hand_size)
+    choice = pos.get("pass_choice")
+    if pos.get("passed") or choice:
+        trace.step("The player passes: the Play Phase is skipped.", "rs.phases-of-a-turn.draw")
+        if choice == "draw_third_card":
+            count += 1
+            trace.step("Passing, the player draws 1 more card.", "rs.phases-of-a-turn.draw")
+        elif choice is None:
+            trace.decide("active player", "on passing, draw 1 more card or return an exposed concentration to hand",
+                         "rs.phases-of-a-turn.draw", options=["draw_third_card", "return_concentration"])
+    piles = draw_cards(piles, count, max_hand, trace, corpus)
+    if choice == "return_concentration" and not piles.stopped and not is_defeated(piles.standing.power, corpus):
+        piles = replace(piles, hand=piles.hand + 1)
+        trace.step(f"Passing, the player returns an exposed concentration to the hand (now {piles.hand}); this is "
+                   f"not a draw.", "rs.phases-of-a-turn.draw")
+    return {"hand": piles.hand, "deck": piles.deck, "discard": piles.discard, "discarded": piles.discarded,
+            "drawn": piles.drawn, "reshuffles": piles.reshuffles, "game_lost": piles.game_lost,
+            **piles.standing.to_json(corpus)}
+
+
+# -------------------------------------------------------------------------- discarding from a hand
+
+@rule("rs.resolving-effects", "rs.advanced-rules-targets.example-3")
+def hand_discards(amount: int, hand: int) -> int:
+    """Return the cards an effect discards from a hand: as many as it can, never more than the hand holds."""
+    return min(amount, hand)
+
+
+@situation(GAME, "discard_from_hand", HAND_SCHEMA)
+def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Resolve an effect discarding cards from a hand: it does as much as it can (unlike effects on a deck)."""
+    hand, amount = int(pos["hand"]), int(pos["amount"])
+    n = hand_discards(amount, hand)
+    trace.step(f"The effect discards {amount} card(s) from a hand of {hand}: {n} can be discarded.", hand_discards)
+    if n < amount:
+        trace.step("Effects do only as much as they can; the rest is ignored. (Effects that take cards from a deck "
+                   "are the exception: those always resolve in full.)", "rs.resolving-effects",
+                   "rs.resolving-effects.deck-exception")
+    if 0 < n < hand:
+        if pos.get("at_random"):
+            trace.decide("enemy", f"{n} card(s) from the hand, without seeing them", "rs.term.at-random")
+        else:
+            trace.decide("discarding player", f"which {n} card(s) to discard", "rs.resolving-effects")
+    return {"discarded": n, "hand": hand - n}
