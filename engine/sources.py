@@ -69,6 +69,7 @@ class SourceDoc:
     headings: list[Heading] = field(default_factory=list)
     excluded: set[int] = field(default_factory=set)   # lines of the index / contents themselves
     garbled: bool = False   # columns interleaved: a section's text may start before its heading
+    located: list[tuple[int, int, int]] | None = None  # cache of SourceChecker._located
 
     def span(self, heading: Heading, minimum: int = 0) -> tuple[int, int]:
         """Return the lines from *heading* to the next heading of the same or a higher level."""
@@ -134,8 +135,7 @@ def parse_source(path: Path, key: str, style: str) -> SourceDoc:
                                             number.group(0).strip().replace("I", "1").replace("l", "1")
                                             if number else ""))
         elif style == "upper" and _is_upper_heading(stripped):
-            if normalize(stripped) in ("index", "frequently indexed terms"):
-                in_index = True
+            in_index = normalize(stripped) in ("index", "frequently indexed terms")
             doc.headings.append(Heading(i, 2, stripped, normalize(stripped)))
         elif style == "upper" and in_index and stripped:
             doc.excluded.add(i)
@@ -166,11 +166,35 @@ def parse_source(path: Path, key: str, style: str) -> SourceDoc:
 def _index_pages(doc: SourceDoc) -> list[tuple[str, int, int]]:
     """Return the book's own index as (normalized heading, first page, last page)."""
     out = []
+    seen: set[str] = set()
     for i in sorted(doc.excluded):
         m = re.match(r"^[-\s]*(.+?)\s*[.:\t ]+\s*(\d+)(?:\s*[–-]\s*(\d+))?\s*$", doc.lines[i].strip())
-        if m and not re.search(r"\d\.\d", m.group(1)):
+        if m and not re.search(r"\d\.\d", m.group(1)) and normalize(m.group(1)) not in seen:
+            seen.add(normalize(m.group(1)))  # the main index wins over a later short list
             out.append((normalize(m.group(1)), int(m.group(2)), int(m.group(3) or m.group(2))))
     return out
+
+
+def _book_order(candidates: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Return the longest run of (page, line, …) whose lines grow with the pages (drops misplaced matches)."""
+    import bisect
+
+    tails: list[int] = []       # smallest ending line of a run of each length
+    tail_idx: list[int] = []
+    parent = [-1] * len(candidates)
+    for i, (_, line, _) in enumerate(candidates):
+        k = bisect.bisect_left(tails, line)
+        if k == len(tails):
+            tails.append(line)
+            tail_idx.append(i)
+        else:
+            tails[k], tail_idx[k] = line, i
+        parent[i] = tail_idx[k - 1] if k else -1
+    run, i = [], tail_idx[-1] if tail_idx else -1
+    while i >= 0:
+        run.append(candidates[i])
+        i = parent[i]
+    return run[::-1]
 
 
 def _number_in(n: int, window: str) -> bool:
@@ -223,7 +247,8 @@ class SourceChecker:
             self.docs[doc.key] = parse_source(path, doc.key, self.STYLES.get(doc.key, "markdown"))
         return self.docs[doc.key]
 
-    def find_section(self, sdoc: SourceDoc, section: str, number: str = "") -> list[Heading]:
+    def find_section(self, sdoc: SourceDoc, section: str, number: str = "", page: int | None = None
+                     ) -> list[Heading]:
         """Return the headings a section locator names (several for ``"A: B"`` nested headings).
 
         With a printed entry *number* (``"43"`` for paragraph ``43.1``), the entry of that number wins
@@ -233,9 +258,12 @@ class SourceChecker:
             numbered = [h for h in sdoc.headings if h.number == number and h.norm == normalize(section)]
             if numbered:
                 return numbered[:1]
-        exact = self._match(sdoc, normalize(section), after=-1, strict=True)
-        if exact is not None:
-            return [exact]
+        exact = self._all_strict(sdoc, normalize(section))
+        if len(exact) > 1 and page is not None:  # printed twice: the one on the cited page
+            on_page = [h for h in exact if (r := self._expected_pages(sdoc, h)) and r[0] <= page <= r[1]]
+            exact = on_page or exact
+        if exact:
+            return exact[:1]
         if ":" in section:  # nested headings, e.g. "FAQ: General": each part after the one before
             found: list[Heading] = []
             after = -1
@@ -250,13 +278,15 @@ class SourceChecker:
         whole = self._match(sdoc, normalize(section), after=-1)
         return [whole] if whole is not None else []
 
-    def _match(self, sdoc: SourceDoc, norm: str, after: int, strict: bool = False) -> Heading | None:
+    @staticmethod
+    def _all_strict(sdoc: SourceDoc, norm: str) -> list[Heading]:
+        variants = {norm, norm.removeprefix("the "), "the " + norm}
+        return [h for h in sdoc.headings if h.line not in sdoc.excluded and h.norm in variants] if norm else []
+
+    def _match(self, sdoc: SourceDoc, norm: str, after: int) -> Heading | None:
         if not norm:
             return None
         variants = {norm, norm.removeprefix("the "), "the " + norm}
-        if strict:
-            return next((h for h in sdoc.headings if h.line > after and h.line not in sdoc.excluded
-                         and h.norm in variants), None)
         for test in (lambda h: h.norm in variants,
                      lambda h: h.norm.startswith(norm) or norm.startswith(h.norm + " ") and len(h.norm) > 3,
                      lambda h: norm in h.norm):
@@ -291,7 +321,7 @@ class SourceChecker:
         headings: list[Heading] = []
         if p.source.section:
             entry = (p.source.paragraph or "").split(".")[0] if doc.locator == "paragraph" else ""
-            headings = self.find_section(sdoc, p.source.section, entry if entry.isdigit() else "")
+            headings = self.find_section(sdoc, p.source.section, entry if entry.isdigit() else "", p.source.page)
             if not headings:
                 return [Problem(p.file, p.line, f"{where}.section {p.source.section!r} is not a heading of {doc.key}")]
             self.cited_headings.setdefault(doc.key, set()).update(h.line for h in headings)
@@ -313,19 +343,22 @@ class SourceChecker:
                                                    f"{p.source.section!r} (pages {pages[0]}–{pages[1]})"))
         return out
 
+    def _located(self, sdoc: SourceDoc) -> list[tuple[int, int, int]]:
+        """Return (line, first page, last page) of the indexed headings in book order (cached per document)."""
+        if sdoc.located is None:
+            candidates = []  # (first, line, last): every printed occurrence of every indexed heading
+            by_norm: dict[str, list[int]] = {}
+            for h in sdoc.headings:
+                if h.line not in sdoc.excluded:
+                    by_norm.setdefault(h.norm, []).append(h.line)
+            for norm, first, last in _index_pages(sdoc):
+                for line in by_norm.get(norm, []) + by_norm.get(normalize("the " + norm), []):
+                    candidates.append((first, line, last))
+            sdoc.located = [(line, first, last) for first, line, last in _book_order(sorted(candidates))]
+        return sdoc.located
+
     def _expected_pages(self, sdoc: SourceDoc, heading: Heading) -> tuple[int, int] | None:
-        index = _index_pages(sdoc)
-        if not index:
-            return None
-        located = []  # (line, first, last) for index headings found in the text, in page order
-        last_line = -1
-        for norm, first, last in sorted(index, key=lambda e: (e[1], e[2])):
-            same = [h.line for h in sdoc.headings if h.line not in sdoc.excluded
-                    and (h.norm == norm or h.norm == normalize("the " + norm))]
-            if same:  # a heading printed twice: the occurrence that keeps the pages in book order
-                line = next((x for x in same if x > last_line), same[0])
-                located.append((line, first, last))
-                last_line = max(last_line, line)
+        located = self._located(sdoc)
         if not located:
             return None
         located.sort()

@@ -141,3 +141,24 @@ def test_situations_lists_every_game_with_schemas():
     sits = json.loads(proc.stdout)["situations"]
     assert {"rune-age"} <= {s["game"] for s in sits}
     assert all(s["schema"]["type"] == "object" for s in sits)
+
+
+def test_source_check_catches_a_wrong_page(make_rules, seeds, capsys):
+    root = make_rules({"rune-age/01.yaml": """\
+        paragraphs:
+          - {id: ra.x, kind: rule, title: T, text: Ties go to the army., source: {page: 3, section: Conduct a Battle}}
+        """})
+    assert main(["check", "--rules", str(root), "--sources", str(seeds)]) == 1
+    assert "source.page 3 is not where rune-age prints 'Conduct a Battle'" in capsys.readouterr().out
+
+
+def test_source_check_catches_a_missing_printed_paragraph_number(seeds, capsys, tmp_path):
+    import shutil
+
+    rules = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", rules)
+    (rules / "runewars-miniatures" / "99-bad.yaml").write_text(
+        "paragraphs:\n  - {id: rwm.10.99, kind: rule, title: T, text: x, "
+        "source: {section: Attack, paragraph: '10.99'}}\n")
+    assert main(["check", "--rules", str(rules), "--sources", str(seeds), "--doc", "runewars-miniatures"]) == 1
+    assert "source.paragraph '10.99' is not printed under 'Attack'" in capsys.readouterr().out
