@@ -155,7 +155,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 2
     shown = [p for p in problems if not args.doc or f"{args.doc}/" in p.file or p.file == "documents.yaml"]
     sources = Path(args.sources) if args.sources else (None if args.no_sources else default_sources())
-    coverage = []
+    coverage: list[Any] = []
     if sources is not None:
         if not sources.is_dir():
             print(f"runecodex: no source folder {str(sources)!r}", file=sys.stderr)
@@ -279,6 +279,45 @@ def cmd_build(args: argparse.Namespace) -> int:
     return build_command(out=args.out, fresh=args.fresh, jobs=args.jobs, quiet=args.quiet)
 
 
+# --------------------------------------------------------------------------------------------- quickref
+
+@_command("quickref")
+def cmd_quickref(args: argparse.Namespace) -> int:
+    """Write the printable quick reference of a game (PDF or HTML), or list its topics."""
+    from engine.quickref import quickref_command
+
+    return quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
+                            output=args.output, list_only=args.list_topics, as_json=args.json)
+
+
+# --------------------------------------------------------------------------------------------- search
+
+@_command("search")
+def cmd_search(args: argparse.Namespace) -> int:
+    """Find the paragraphs that answer a question, best first (the contract's JSON with --json)."""
+    from engine.search import search_command
+
+    return search_command(" ".join(args.query), args.game, args.limit, args.json)
+
+
+@_command("index")
+def cmd_index(args: argparse.Namespace) -> int:
+    """Build the search index (default build/index/), aside and swapped in when complete."""
+    from engine.search import index_command
+
+    return index_command(args.out, args.if_stale)
+
+
+# --------------------------------------------------------------------------------------------- serve
+
+@_command("serve")
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the web app with waitress (building the site and search index first when missing)."""
+    from webapp.server import serve
+
+    return serve(host=args.host, port=args.port, threads=args.threads, build=not args.no_build)
+
+
 # --------------------------------------------------------------------------------------------- main
 
 def build_parser() -> argparse.ArgumentParser:
@@ -329,6 +368,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true", help="rebuild everything (ignore the incremental cache)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="parallel Sphinx processes (default: cores)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and the summary")
+
+    p = sub.add_parser("quickref", help="write the printable quick reference of a game (PDF or HTML)")
+    p.add_argument("--game", required=True, help="the game: rune-age, runewars-miniatures, runewars, "
+                   "runeslingers")
+    p.add_argument("--topics", help="topic keys, comma-separated: 'a,b' exactly these, '--topics=+a,-b' the "
+                   "default selection changed, 'all', a chapter key for all its topics (see --list-topics)")
+    p.add_argument("--paper", default="a4", help="a4 (default) or letter")
+    p.add_argument("--format", choices=("pdf", "html"), help="pdf (default, or html when -o ends in .html)")
+    p.add_argument("-o", "--output", help="file to write, - for standard output "
+                   "(default build/quickref/quickref-GAME.pdf)")
+    p.add_argument("--list-topics", action="store_true", help="list the game's topics by chapter and exit")
+    p.add_argument("--json", action="store_true", help="with --list-topics: print JSON")
+
+    p = sub.add_parser("search", help="find the paragraphs that answer a question")
+    p.add_argument("query", nargs="+", help='the question; "quoted phrase", +required, -excluded words')
+    p.add_argument("--game", help="only this game")
+    p.add_argument("--limit", type=int, default=10, help="most hits to show (default 10)")
+    p.add_argument("--json", action="store_true", help="print the contract's JSON")
+
+    p = sub.add_parser("index", help="build the search index")
+    p.add_argument("--out", help="index folder (default build/index/ or $RUNECODEX_INDEX)")
+    p.add_argument("--if-stale", action="store_true", help="only when missing or older than the corpus")
+
+    p = sub.add_parser("serve", help="serve the web app (search, rule pages, boards, JSON API)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--threads", type=int, default=6, help="waitress worker threads (default 6)")
+    p.add_argument("--no-build", action="store_true", help="do not build a missing site or search index")
 
     return parser
 

@@ -128,9 +128,11 @@ class Resolution:
                    corpus: Corpus) -> Resolution:
         """Build a resolution from a finished trace, listing every cited paragraph once, in order."""
         order: dict[str, None] = {}
-        for item in (*trace.steps, *trace.decisions, *trace.violations):
-            for c in item.cites:
-                order.setdefault(c, None)
+        groups: list[Iterable[Step | Decision | Violation]] = [trace.steps, trace.decisions, trace.violations]
+        for group in groups:
+            for item in group:
+                for c in item.cites:
+                    order.setdefault(c, None)
         cites = tuple(order)
         sources = {c: corpus.source_entry(c) for c in cites}
         outcome = dict(outcome)
@@ -212,7 +214,8 @@ def _message(error: ValidationError) -> str:
     if v == "type":
         return f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
     if v == "enum":
-        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
+        allowed = error.validator_value if isinstance(error.validator_value, list) else []
+        return f"{error.instance!r} is not one of {', '.join(map(repr, allowed))}"
     if v == "additionalProperties":
         return error.message.lower()
     return error.message[0].lower() + error.message[1:]
@@ -253,10 +256,11 @@ def read_position(position: Any) -> Situation:
 
 
 def _best_error(validator: Draft202012Validator, instance: Any) -> ValidationError | None:
-    errors = list(validator.iter_errors(instance))
+    errors: list[ValidationError] = list(validator.iter_errors(instance))
     if not errors:
         return None
-    return min(errors, key=lambda e: (-len(e.absolute_path), str(e.validator)))
+    best: ValidationError = min(errors, key=lambda e: (-len(e.absolute_path), str(e.validator)))
+    return best
 
 
 def resolve(position: Any, corpus: Corpus | None = None) -> Resolution:

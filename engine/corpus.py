@@ -110,6 +110,7 @@ class Document:
     short: str
     seed: str
     locator: str
+    headings: str = "markdown"  # markdown | upper | contents: how the seed marks headings
     non_rule_sections: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -295,7 +296,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 
 def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> Any:
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 (safe loader)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         problems.append(Problem(rel, (mark.line + 1) if mark else 0, f"unreadable yaml: {exc.problem}"))
@@ -340,7 +341,7 @@ def _read_documents(root: Path, problems: list[Problem]) -> tuple[dict[str, Docu
             non_rule = {k: v for k, v in (d.get("non_rule_sections") or {}).items() if k != "__line__"}
             docs[d["key"]] = Document(key=d["key"], game=d["game"], prefix=d["prefix"], title=d["title"],
                                       short=d["short"], seed=d["seed"], locator=d["locator"],
-                                      non_rule_sections=non_rule)
+                                      headings=d.get("headings", "markdown"), non_rule_sections=non_rule)
         except (KeyError, TypeError, AttributeError) as exc:
             problems.append(Problem(rel, d.get("__line__", 0) if isinstance(d, dict) else 0,
                                     f"document entry lacks {exc}"))

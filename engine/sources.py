@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -229,9 +230,6 @@ class Coverage:
 class SourceChecker:
     """Verify the corpus's locators against the seed files in one folder."""
 
-    STYLES = {"rune-age": "markdown", "runewars-miniatures": "markdown", "rune-age-faq": "upper",
-              "runewars": "upper", "runeslingers": "contents"}
-
     def __init__(self, corpus: Corpus, sources: Path) -> None:
         self.corpus = corpus
         self.sources = sources
@@ -244,7 +242,7 @@ class SourceChecker:
             path = self.sources / doc.seed
             if not path.is_file():
                 return None
-            self.docs[doc.key] = parse_source(path, doc.key, self.STYLES.get(doc.key, "markdown"))
+            self.docs[doc.key] = parse_source(path, doc.key, doc.headings)
         return self.docs[doc.key]
 
     def find_section(self, sdoc: SourceDoc, section: str, number: str = "", page: int | None = None
@@ -287,9 +285,12 @@ class SourceChecker:
         if not norm:
             return None
         variants = {norm, norm.removeprefix("the "), "the " + norm}
-        for test in (lambda h: h.norm in variants,
-                     lambda h: h.norm.startswith(norm) or norm.startswith(h.norm + " ") and len(h.norm) > 3,
-                     lambda h: norm in h.norm):
+        tests: tuple[Callable[[Heading], bool], ...] = (
+            lambda h: h.norm in variants,
+            lambda h: h.norm.startswith(norm) or (norm.startswith(h.norm + " ") and len(h.norm) > 3),
+            lambda h: norm in h.norm,
+        )
+        for test in tests:
             for h in sdoc.headings:
                 if h.line > after and h.line not in sdoc.excluded and test(h):
                     return h
@@ -328,10 +329,10 @@ class SourceChecker:
         heading = headings[-1] if headings else None
         window = sdoc.window(heading, minimum=1500) if heading else "\n".join(sdoc.lines)
         para = p.source.paragraph
-        if para and doc.locator == "paragraph" and "." in para:
-            if not re.search(rf"(?<![\d.]){re.escape(para).replace('1', '[1I]')}(?![\d])", window):
-                out.append(Problem(p.file, p.line, f"{where}.paragraph {para!r} is not printed under "
-                                                   f"{p.source.section!r}"))
+        printed = rf"(?<![\d.]){re.escape(para or '').replace('1', '[1I]')}(?![\d])"
+        if para and doc.locator == "paragraph" and "." in para and not re.search(printed, window):
+            out.append(Problem(p.file, p.line, f"{where}.paragraph {para!r} is not printed under "
+                                               f"{p.source.section!r}"))
         for n in stated_numbers(p.text):
             if not _number_in(n, window):
                 out.append(Problem(p.file, p.line,

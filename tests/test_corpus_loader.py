@@ -77,7 +77,7 @@ def test_term_definitions_resolve_aliases_within_the_game(make_rules):
 
 def test_unknown_id_raises_a_lookup_error(make_rules):
     corpus = load_corpus(make_rules(GOOD))
-    with pytest.raises(UnknownParagraphError, match="unknown paragraph id 'ra.nope'"):
+    with pytest.raises(UnknownParagraphError, match=r"unknown paragraph id 'ra\.nope'"):
         corpus.get("ra.nope")
 
 

@@ -93,7 +93,7 @@ def destructible_units(army: Sequence[Card]) -> list[Card]:
 @rule("ra.conduct-a-battle.4", "ra.abilities.resolution")
 def strength_of(cards: Sequence[Card], bonuses: Sequence[Mapping[str, Any]]) -> int:
     """Return the army's strength: its remaining cards' strength plus the Resolution bonuses."""
-    return sum(c.strength for c in cards) + sum(b["strength"] for b in bonuses)
+    return sum(c.strength for c in cards) + sum(int(b["strength"]) for b in bonuses)
 
 
 @rule("ra.conduct-a-battle.4.ties")
@@ -230,7 +230,7 @@ def _live_bonuses(army: Sequence[Card], bonuses: Sequence[Mapping[str, Any]],
     played_names = {c["name"] for c in played}
     live = []
     for b in bonuses:
-        src = b.get("source")
+        src = str(b.get("source") or "")
         if src in played_names:
             if present[src] <= 0:
                 continue
