@@ -78,6 +78,11 @@ def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
     if target["kind"] == "home_realm" and not can_besiege_home_realm(scenario, corpus):
         trace.violate("in The Monument no player may attack another player's Home Realm", can_besiege_home_realm)
         return out
+    if target["kind"] == "home_realm" and is_eliminated(prior, corpus):
+        trace.violate(f"{d_name}'s Home Realm already holds {prior} damage: that player is out of the game and "
+                      f"cannot be besieged", is_eliminated)
+        out["eliminated"] = True
+        return out
     attackers, defenders = cards_from(att["army"]), cards_from(dfd["army"])
     if is_army_empty(attackers):
         trace.violate("the attacker played no card; a Combat action needs at least one unit or tactic card",

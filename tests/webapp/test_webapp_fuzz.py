@@ -1,0 +1,118 @@
+"""Malformed positions and queries never make the app answer 500 (hypothesis, bounded examples)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webapp.app import create_app
+
+FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                       HealthCheck.function_scoped_fixture])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5),
+    max_leaves=25,
+)
+GAMES = ["rune-age", "runewars-miniatures", "runewars", "runeslingers", "chess", ""]
+
+_APP: Flask | None = None
+
+
+def app() -> Flask:
+    """Return one app for every example (its caches make repeated positions cheap)."""
+    global _APP
+    if _APP is None:
+        _APP = create_app({"TESTING": False})
+    return _APP
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    value = copy.deepcopy(value)
+    target = value
+    for part in path[:-1]:
+        target = target[part]
+    target[path[-1]] = new
+    return value
+
+
+def _check_resolve(body: bytes) -> None:
+    resp = app().test_client().post("/api/resolve", data=body, content_type="application/json")
+    assert resp.status_code in (200, 400, 413), (resp.status_code, body[:300])
+    data = resp.get_json()
+    if resp.status_code == 200:
+        assert {"game", "situation", "legal", "outcome", "steps", "cites", "sources", "links"} <= set(data)
+        assert all(step["cites"] for step in data["steps"])
+    else:
+        assert set(data) == {"error", "path"}
+
+
+@FUZZ
+@given(JSON)
+def test_any_json_value_is_answered_without_500(value: Any) -> None:
+    _check_resolve(json.dumps(value).encode())
+
+
+@FUZZ
+@given(st.binary(max_size=200))
+def test_any_bytes_are_answered_without_500(body: bytes) -> None:
+    _check_resolve(body)
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_real_positions_are_answered_without_500(positions: list[tuple[str, dict[str, Any]]],
+                                                         data: st.DataObject) -> None:
+    _, position = data.draw(st.sampled_from(positions))
+    path = data.draw(st.sampled_from([p for p in _paths(position) if p]))
+    mutated = _replace(position, path, data.draw(JSON))
+    _check_resolve(json.dumps(mutated).encode())
+
+
+@FUZZ
+@given(st.data())
+def test_dropped_fields_of_real_positions_are_answered_without_500(
+        positions: list[tuple[str, dict[str, Any]]], data: st.DataObject) -> None:
+    _, position = data.draw(st.sampled_from(positions))
+    path = data.draw(st.sampled_from([p for p in _paths(position) if p and not isinstance(p[-1], int)]))
+    mutated = copy.deepcopy(position)
+    target = mutated
+    for part in path[:-1]:
+        target = target[part]
+    del target[path[-1]]
+    _check_resolve(json.dumps(mutated).encode())
+
+
+@FUZZ
+@given(q=st.text(max_size=80), game=st.sampled_from(GAMES), limit=st.text(max_size=6))
+def test_any_search_is_answered_without_500(q: str, game: str, limit: str) -> None:
+    resp = app().test_client().get("/api/search", query_string={"q": q, "game": game, "limit": limit})
+    assert resp.status_code in (200, 400), (resp.status_code, q, game, limit)
+    data = resp.get_json()
+    assert ("hits" in data) if resp.status_code == 200 else (set(data) == {"error", "path"})
+
+
+@FUZZ
+@given(pid=st.text(min_size=1, max_size=40).filter(lambda s: "/" not in s and s.strip() not in (".", "..")))
+def test_any_rule_id_is_200_or_404(pid: str) -> None:
+    resp = app().test_client().get(f"/api/rules/{pid}")
+    assert resp.status_code in (200, 404), (resp.status_code, pid)

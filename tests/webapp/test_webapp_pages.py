@@ -1,0 +1,76 @@
+"""The human pages: search, rule pages (the fallback), the built site under /site/, the boards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+from engine.corpus import get_corpus
+from engine.site.layout import SiteLayout
+from webapp.app import create_app
+
+
+def test_home_is_the_search_page_with_a_board_per_game(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert 'id="q"' in html and 'role="search"' in html
+    for game in get_corpus().games:
+        assert f'href="/boards/{game}"' in html
+
+
+def test_every_game_has_a_board_page(client: FlaskClient) -> None:
+    for game, name in get_corpus().games.items():
+        resp = client.get(f"/boards/{game}")
+        assert resp.status_code == 200
+        html = resp.get_data(as_text=True)
+        assert f'data-game="{game}"' in html and "What happens now?" in html
+    assert client.get("/boards/chess").status_code == 404
+    assert client.get("/boards/").status_code == 200
+
+
+def test_rule_page_renders_a_paragraph_escaped(client: FlaskClient) -> None:
+    corpus = get_corpus()
+    pid = next(p.id for p in corpus if p.related)
+    resp = client.get(f"/rules/{pid}")
+    assert resp.status_code == 200
+    html = resp.get_data(as_text=True)
+    assert f'id="{pid}"' in html
+    assert corpus.locator(pid).replace("'", "&#39;") in html
+    for other in corpus.get(pid).related:
+        assert f'href="/rules/{other}"' in html
+
+
+def test_unknown_rule_page_is_404_html(client: FlaskClient) -> None:
+    resp = client.get("/rules/ra.nothing", headers={"Accept": "text/html"})
+    assert resp.status_code == 404
+    assert resp.mimetype == "text/html" and "unknown paragraph id" in resp.get_data(as_text=True)
+
+
+def test_site_is_404_until_built(client: FlaskClient) -> None:
+    resp = client.get("/site/", headers={"Accept": "text/html"})
+    assert resp.status_code == 404
+    assert "not built" in resp.get_data(as_text=True)
+
+
+def test_built_site_is_served_and_rulings_link_into_it(tmp_path: Path) -> None:
+    corpus = get_corpus()
+    layout = SiteLayout.from_corpus(corpus)
+    pid = "ra.conduct-a-battle.1"
+    page = tmp_path / f"{layout.page_of[pid]}.html"
+    page.parent.mkdir(parents=True)
+    page.write_text(f'<html><body><p id="{pid}">battle</p></body></html>')
+    (tmp_path / "index.html").write_text("<html><body>front page</body></html>")
+    client = create_app({"SITE_DIR": str(tmp_path)}).test_client()
+    for url, status in (("/site/", 200), ("/site", 308), (f"/site/{layout.page_of[pid]}.html", 200),
+                        ("/site/../pyproject.toml", 404), ("/site/rune-age/", 404)):
+        with client.get(url) as resp:
+            assert resp.status_code == status, url
+            if url == "/site/":
+                assert "front page" in resp.get_data(as_text=True)
+    position = {"game": "rune-age", "situation": "battle", "target": {"kind": "enemy", "strength": 1},
+                "army": [{"name": "A", "strength": 2}]}
+    links = client.post("/api/resolve", json=position).get_json()["links"]
+    assert links[pid] == f"/site/{layout.url(pid)}"
+    other = next(p for p in links if layout.page_of.get(p) != layout.page_of[pid])
+    assert links[other] == f"/rules/{other}", "pages not built fall back to /rules/<id>"
+    assert client.get(f"/api/rules/{pid}").get_json()["url"].endswith(f".html#{pid}")
