@@ -7,8 +7,11 @@ Every consumer (site, search, graph, engine, quick reference, web app) reads the
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
+import pickle
 import re
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -554,9 +557,45 @@ def load_corpus(root: Path | None = None) -> Corpus:
     return corpus
 
 
+def _fingerprint(root: Path) -> str:
+    """Return a digest of the rules files' names, sizes and modification times."""
+    h = hashlib.sha256(str(root.resolve()).encode())
+    for path in sorted(root.rglob("*.yaml")):
+        st = path.stat()
+        h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    h.update(Path(__file__).read_bytes())  # a new loader invalidates old caches
+    return h.hexdigest()[:24]
+
+
+def cache_dir() -> Path:
+    """Return where the parsed corpus is cached (``$RUNECODEX_CACHE`` or ``build/cache``)."""
+    env = os.environ.get("RUNECODEX_CACHE")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "build" / "cache"
+
+
 @functools.lru_cache(maxsize=4)
 def _cached(root: str) -> Corpus:
-    return load_corpus(Path(root))
+    """Load a validated corpus, from a pickle of the same files when one exists (written aside, then swapped)."""
+    path = Path(root)
+    cache = cache_dir() / f"corpus-{_fingerprint(path)}.pickle"
+    try:
+        with cache.open("rb") as fh:
+            corpus = pickle.load(fh)  # noqa: S301 (our own cache, keyed by the files it was made from)
+        if isinstance(corpus, Corpus):
+            return corpus
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        pass
+    corpus = load_corpus(path)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        for old in cache.parent.glob("corpus-*.pickle"):
+            old.unlink(missing_ok=True)
+        with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False, suffix=".tmp") as fh:
+            pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(fh.name, cache)
+    except OSError:
+        pass  # a read-only checkout still works, only slower
+    return corpus
 
 
 def get_corpus(root: Path | None = None) -> Corpus:

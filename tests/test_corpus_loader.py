@@ -149,3 +149,18 @@ def test_each_broken_corpus_is_reported_with_file_and_line(make_rules, label, ex
 def test_a_clean_corpus_has_no_problems(make_rules):
     _, problems = read_corpus(make_rules(GOOD))
     assert problems == []
+
+
+def test_the_parsed_corpus_cache_follows_the_files(make_rules, tmp_path, monkeypatch):
+    from engine import corpus as corpus_module
+
+    monkeypatch.setenv("RUNECODEX_CACHE", str(tmp_path / "cache"))
+    root = make_rules(GOOD)
+    load = corpus_module._cached.__wrapped__
+    first = load(str(root))
+    assert list((tmp_path / "cache").glob("corpus-*.pickle"))
+    assert load(str(root)).get("ra.turn.1").text == first.get("ra.turn.1").text
+    path = root / "rune-age" / "01-terms.yaml"
+    path.write_text(path.read_text().replace("he controls.", "he controls, every round."))
+    assert load(str(root)).get("ra.turn.1").text.endswith("every round.")
+    assert len(list((tmp_path / "cache").glob("corpus-*.pickle"))) == 1
