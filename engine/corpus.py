@@ -213,13 +213,18 @@ class Corpus:
         p = self.get(pid)
         doc = self.documents[p.source.doc]
         s = p.source
-        if doc.locator == "paragraph" and s.paragraph:
-            return f"{doc.short} {s.paragraph}"
-        parts = [doc.short]
-        if s.page is not None:
-            parts[0] += f" p. {s.page}"
+        if doc.locator == "paragraph" and s.paragraph and p.id.startswith(f"{doc.prefix}.{s.paragraph}"):
+            return f"{doc.short} {s.paragraph}"  # a glossary number, e.g. "Rules Reference 10.9"
+        parts = [doc.short + (f" p. {s.page}" if s.page is not None else "")]
         if s.section:
-            parts.append(s.section if not s.paragraph else f"{s.section} {s.paragraph}")
+            parts.append(s.section)
+        if s.paragraph:
+            if doc.locator == "section" and s.section and s.section.lower().startswith("errata: rulebook"):
+                parts.append(f"page {s.paragraph}" if s.paragraph.isdigit() else s.paragraph.replace("-", " "))
+            elif doc.locator == "section":
+                parts.append(f"Q{s.paragraph}" if "faq" in (s.section or "").lower() else f"item {s.paragraph}")
+            else:
+                parts.append(f"step {s.paragraph}" if s.paragraph.isdigit() else s.paragraph)
         return ", ".join(parts)
 
     def to_json(self, pid: str, implemented_by: Iterable[str] = ()) -> dict[str, Any]:
