@@ -1,1 +1,1 @@
-"""Runeslingers: damage and blocking, the Ailment Phase, drawing, the ladder, conflicting effects and decks."""
+"""Runeslingers: damage and blocking, ailments, drawing, the ladder, conflicting effects and decks."""

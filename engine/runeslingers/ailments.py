@@ -37,7 +37,8 @@ PHASE_SCHEMA: dict[str, Any] = obj(
 APPLY_SCHEMA: dict[str, Any] = obj(
     ["target", "apply"], extra=True,
     target=obj(None, name=text(), ailments=AILMENT_COUNTS, concealed=AILMENT_COUNTS, boons=integer(0, 4)),
-    apply=arr(obj(["instances"], ailment=nullable(AILMENT), instances=integer(1, 99)), min_items=1, max_items=12),
+    apply=arr(obj(["instances"], ailment=nullable(AILMENT), instances=integer(1, 99)),
+              min_items=1, max_items=12),
     controller=text(), active_player=text(),
 )
 
@@ -80,24 +81,26 @@ def resolve_ailment_phase(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) 
     exposed, concealed = _counts(pos["exposed"]), _counts(pos.get("concealed"))
     standing = Standing.from_json(pos)
     batch = int(corpus.fact("rs.phases-of-a-turn.ailment", "ailments_removed_per_power"))
-    out: dict[str, Any] = {"power_lost": 0, "exposed_after_total": total(exposed), "exposed_after": dict(exposed),
-                           "removed": 0, "power": standing.power, "determination": standing.determination,
-                           "defeated": False}
+    out: dict[str, Any] = {"power_lost": 0, "exposed_after_total": total(exposed),
+                           "exposed_after": dict(exposed), "removed": 0, "power": standing.power,
+                           "determination": standing.determination, "defeated": False}
     _check_areas(exposed, concealed, 0, trace, corpus)
     if trace.violations:
         return out
     trace.step(f"Exposed ailments: {describe(exposed)} ({total(exposed)} in all)."
-               + (f" Concealed under a boon: {describe(concealed)}; they are not on the Runeslinger and do not "
-                  f"count." if concealed else ""),
-               "rs.phases-of-a-turn.ailment", *(["rs.boons", "rs.power-loss-conditions.ailments"] if concealed else []))
+               + (f" Concealed under a boon: {describe(concealed)}; they are not on the Runeslinger and do "
+                  "not count." if concealed else ""),
+               "rs.phases-of-a-turn.ailment",
+               *(["rs.boons", "rs.power-loss-conditions.ailments"] if concealed else []))
     left = total(exposed)
     while must_remove(left, corpus) and not is_defeated(standing.power, corpus):
         left -= batch
-        standing = record_power_loss(standing, f"{left + batch} exposed ailments: {batch} of them are removed",
-                                     trace, corpus, must_remove)
+        why = f"{left + batch} exposed ailments, so {batch} of them are removed"
+        standing = record_power_loss(standing, why, trace, corpus, must_remove)
     removed = total(exposed) - left
     if not removed:
-        trace.step(f"Fewer than {batch} exposed ailments: nothing is removed and no power is lost.", must_remove)
+        trace.step(f"Fewer than {batch} exposed ailments: nothing is removed and no power is "
+                   "lost.", must_remove)
     elif not is_defeated(standing.power, corpus):
         trace.step(f"{left} exposed ailment(s) remain, fewer than {batch}: the phase ends.", must_remove)
     out.update(standing.to_json(corpus), exposed_after_total=left, removed=removed)
@@ -110,14 +113,15 @@ def _after_removal(exposed: dict[str, int], removed: int, chosen: Mapping[str, i
     """Return the exposed ailments left by type, or None while the ailed player's choice is open."""
     if not removed:
         if chosen and total(chosen):
-            trace.violate("no ailments are removed this Ailment Phase, but the position removes some", must_remove)
+            trace.violate("no ailments are removed this Ailment Phase, but the position removes "
+                          "some", must_remove)
         return dict(exposed)
     if chosen is not None:
         picked = _counts(chosen)
         for t, n in picked.items():
             if n > exposed.get(t, 0):
-                trace.violate(f"cannot remove {n} {t}: only {exposed.get(t, 0)} exposed {t} (concealed ailments "
-                              f"cannot be removed this way)", "rs.phases-of-a-turn.ailment")
+                trace.violate(f"cannot remove {n} {t}: only {exposed.get(t, 0)} exposed {t} (concealed "
+                              "ailments cannot be removed this way)", "rs.phases-of-a-turn.ailment")
         if total(picked) != removed:
             trace.violate(f"{removed} exposed ailments must be removed, the position removes {total(picked)}",
                           "rs.phases-of-a-turn.ailment")
@@ -171,7 +175,7 @@ def burn_i_losses(instances: int, corpus: Corpus) -> list[int]:
 
 @situation(GAME, "apply_ailments", APPLY_SCHEMA)
 def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve an effect applying ailments: free ailment areas, boons, open types and the order of application."""
+    """Resolve an effect applying ailments: free ailment areas, boons, open types, order of application."""
     target = pos["target"]
     name = target.get("name") or "the target Runeslinger"
     exposed, concealed = _counts(target.get("ailments")), _counts(target.get("concealed"))
@@ -184,7 +188,8 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
     if trace.violations:
         return out
     free = area_count(corpus) - areas_in_use(exposed, concealed, boons)
-    trace.step(f"{name.capitalize()} has {describe(exposed)} exposed and {boons} area(s) holding a boon: "
+    who = name[:1].upper() + name[1:]
+    trace.step(f"{who} has {describe(exposed)} exposed and {boons} area(s) holding a boon: "
                f"{free} of {area_count(corpus)} ailment areas are free.", areas_in_use, "rs.boons")
     after = dict(exposed)
     applied: dict[str, int] = {}
@@ -194,15 +199,15 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
         t = e.ailment
         if joins_existing(t, after):
             trace.step(f"{e.instances} {t} join the {after[t]} {t} already there (one ailment per type; "
-                       f"instances stack).", joins_existing)
+                       "instances stack).", joins_existing)
         elif free > 0:
             free -= 1
             trace.step(f"{e.instances} {t} take a free ailment area.", areas_in_use)
         else:
             why = f" ({t} is there only under a boon, and nothing is applied beneath a boon)" \
                 if is_only_concealed(t, after, concealed) else ""
-            trace.step(f"No free ailment area for {t}{why}: it is not applied. The effect still resolves on its "
-                       f"valid target and does as much as it can.", areas_in_use, "rs.resolving-effects",
+            trace.step(f"No free ailment area for {t}{why}: it is not applied. The effect still resolves on "
+                       "its valid target and does as much as it can.", areas_in_use, "rs.resolving-effects",
                        *([is_only_concealed] if why else []), "rs.advanced-rules-targets.example-2")
             out["not_applied"].append({"ailment": t, "instances": e.instances})
             continue
@@ -220,15 +225,15 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
             trace.decide("active player", "the order in which the ailments are applied",
                          "rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1")
         else:
-            trace.step("The ailments are applied in the order listed (the effect's order, or the active player's "
-                       "choice).", "rs.ailments-advanced-rules.order")
+            trace.step("The ailments are applied in the order listed (the effect's order, or the active "
+                       "player's choice).", "rs.ailments-advanced-rules.order")
     out["ailments_after"] = None if fitting else {t: after[t] for t in AILMENT_TYPES if after.get(t)}
     return out
 
 
 def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: int, trace: Trace,
                 out: dict[str, Any]) -> int:
-    """Work out how many open-typed (unique) ailments fit, record the controller's choice; return that number."""
+    """Return how many open-typed (unique) ailments fit, recording the controller's choice."""
     if not opened:
         return 0
     present = types_present(after)
@@ -236,8 +241,8 @@ def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: i
     fitting = min(len(opened), len(present) + min(free, len(fresh)))
     out["open_applied"] = fitting
     out["not_applied"].extend({"ailment": None, "instances": e.instances} for e in opened[fitting:])
-    trace.step(f"The effect applies {len(opened)} different ailment(s) of types it leaves open; only {fitting} "
-               f"can be applied ({free} free area(s), {len(present)} type(s) already there).",
+    trace.step(f"The effect applies {len(opened)} different ailment(s) of types it leaves open; only "
+               f"{fitting} can be applied ({free} free area(s), {len(present)} type(s) already there).",
                "rs.applying-ailments", "rs.ailments-advanced-rules.four-types", "rs.resolving-effects",
                "rs.advanced-rules-targets.example-1")
     if fitting:

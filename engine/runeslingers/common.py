@@ -5,7 +5,7 @@ Paragraphs: ``rs.power-loss-conditions``, ``rs.gaining-determination``, ``rs.how
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -54,13 +54,15 @@ def lose_power(standing: Standing, corpus: Corpus) -> Standing:
                    power_lost=standing.power_lost + 1)
 
 
-def record_power_loss(standing: Standing, why: str, trace: Trace, corpus: Corpus, *cites: str) -> Standing:
+def record_power_loss(standing: Standing, why: str, trace: Trace, corpus: Corpus,
+                      *cites: str | Callable[..., Any]) -> Standing:
     """Lose a power for *why*, recording the step (and the defeat when it was the last power)."""
     after = lose_power(standing, corpus)
     trace.step(f"{why}: the Runeslinger loses a power ({standing.power} → {after.power}) and gains a "
                f"determination ({standing.determination} → {after.determination}).", *cites, lose_power)
     if is_defeated(after.power, corpus):
-        trace.step("That was the last power: the Runeslinger is defeated and the encounter is over.", is_defeated)
+        trace.step("That was the last power: the Runeslinger is defeated and the encounter is over.",
+                   is_defeated)
     return after
 
 

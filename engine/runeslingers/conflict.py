@@ -17,7 +17,8 @@ from engine.runeslingers.common import GAME
 from engine.schema import arr, enum, obj, text
 
 LEVELS = ("card", "stance_ability", "ailment")
-LEVEL_NAMES = {"card": "card effect", "stance_ability": "stance or ability effect", "ailment": "ailment effect"}
+LEVEL_NAMES = {"card": "card effect", "stance_ability": "stance or ability effect",
+               "ailment": "ailment effect"}
 SCHEMA: dict[str, Any] = obj(
     ["active_player", "effects"], extra=True,
     active_player=text(),
@@ -42,7 +43,7 @@ class Effect:
 
 @rule("rs.golden-rules.conflict-priority")
 def rank(level: str, corpus: Corpus) -> int:
-    """Return a level's priority: card effects lowest, then stance and ability effects, ailment effects highest."""
+    """Return a level's priority: card effects lowest, then stance and ability, ailment effects highest."""
     return list(corpus.fact("rs.golden-rules.conflict-priority", "priority_levels_low_to_high")).index(level)
 
 
@@ -55,8 +56,9 @@ def top_level(effects: Sequence[Effect], corpus: Corpus) -> list[Effect]:
 
 @rule("rs.golden-rules.active-player-tiebreak")
 def active_players(effects: Sequence[Effect], active_player: str, corpus: Corpus) -> list[Effect]:
-    """Return, among equal-level effects of different controllers, those of the active player (they prevail)."""
-    assert corpus.fact("rs.golden-rules.active-player-tiebreak", "same_level_tiebreak") == "active_player"
+    """Return, among equal-level effects of different controllers, the active player's (they prevail)."""
+    if corpus.fact("rs.golden-rules.active-player-tiebreak", "same_level_tiebreak") != "active_player":
+        return []
     return [e for e in effects if e.controller == active_player]
 
 
@@ -72,8 +74,8 @@ def resolve_conflict(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
     out: dict[str, Any] = {"prevails": None, "overridden": [], "level": None}
     if len(effects) == 1:
         out.update(prevails=effects[0].id, level=effects[0].level)
-        trace.step(f"Only 1 effect: nothing contradicts it, and an effect takes precedence over the rules it "
-                   f"contradicts.", "rs.golden-rules.effects-over-rules")
+        trace.step("Only 1 effect: nothing contradicts it, and an effect takes precedence over the rules it "
+                   "contradicts.", "rs.golden-rules.effects-over-rules")
         return out
     trace.step("Contradicting effects: " + "; ".join(f"{e.id} ({LEVEL_NAMES[e.level]}, {e.controller})"
                                                     for e in effects) + ".", "rs.golden-rules")
@@ -88,8 +90,8 @@ def resolve_conflict(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
         mine = active_players(top, active, corpus)
         if mine:
             dropped = [e.id for e in top if e not in mine]
-            trace.step(f"Equal level, different controllers: the active player ({active})'s effect prevails for "
-                       f"this turn over {', '.join(dropped)}.", active_players)
+            trace.step(f"Equal level, different controllers: the active player ({active})'s effect prevails "
+                       f"for this turn over {', '.join(dropped)}.", active_players)
             candidates = mine
             beaten += dropped
     if len(candidates) == 1:
@@ -97,10 +99,12 @@ def resolve_conflict(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
         trace.step(f"{candidates[0].id} prevails.", top_level if len(top) == 1 else active_players)
         return out
     out["overridden"] = beaten
-    who = "the same player" if len({e.controller for e in candidates}) == 1 else "players other than the active one"
+    same = len({e.controller for e in candidates}) == 1
+    who = "the same player" if same else "players other than the active one"
     trace.step(f"{len(candidates)} effects on the same level controlled by {who}: no rule ranks them, so the "
                f"active player ({active}) decides which applies.", "rs.golden-rules.active-player-tiebreak",
                "rs.setup-steps.simultaneous-effects")
-    trace.decide(active, "which of the equal-priority effects applies", "rs.golden-rules.active-player-tiebreak",
-                 "rs.setup-steps.simultaneous-effects", options=[e.id for e in candidates])
+    trace.decide(active, "which of the equal-priority effects applies",
+                 "rs.golden-rules.active-player-tiebreak", "rs.setup-steps.simultaneous-effects",
+                 options=[e.id for e in candidates])
     return out

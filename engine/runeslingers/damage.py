@@ -21,7 +21,7 @@ RUNESLINGER: Schema = obj(["health", "max_health", "power"], name=text(), health
                           max_health=integer(1, 999), power=POWER, determination=DETERMINATION)
 TARGET: Schema = {
     **obj(["kind"], kind=enum("runeslinger", "defense_card"), name=text(), health=integer(1, 999),
-          max_health=integer(1, 999), power=POWER, determination=DETERMINATION, defense=integer(0, 999),
+          max_health=integer(1, 999), power=POWER, determination=DETERMINATION, defense=integer(1, 999),
           controller=RUNESLINGER),
     "allOf": [
         {"if": {"properties": {"kind": {"const": "runeslinger"}}, "required": ["kind"]},
@@ -58,7 +58,7 @@ class Runeslinger:
         """Read a Runeslinger; health above the current maximum cannot happen and is unreadable."""
         if raw["health"] > raw["max_health"]:
             raise UnreadableInputError(f"health {raw['health']} is above max_health {raw['max_health']}; "
-                                       f"health can never exceed its current maximum", path=f"{path}.health")
+                                       "health can never exceed its current maximum", path=f"{path}.health")
         return cls(int(raw["health"]), int(raw["max_health"]), Standing.from_json(raw))
 
     def to_json(self, corpus: Corpus) -> dict[str, Any]:
@@ -80,8 +80,9 @@ class Block:
     def from_json(cls, raw: Mapping[str, Any] | None) -> Block:
         """Read the ``block`` field; ``declared`` is None when the position does not say."""
         raw = raw or {}
-        return cls(raw.get("declared"), int(raw.get("value", 0)), bool(raw.get("already_blocked_this_turn", False)),
-                   int(raw.get("barrier", 0)), raw.get("timing") == "after_damage")
+        return cls(raw.get("declared"), int(raw.get("value", 0)),
+                   bool(raw.get("already_blocked_this_turn", False)), int(raw.get("barrier", 0)),
+                   raw.get("timing") == "after_damage")
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -115,13 +116,14 @@ def can_block_with(value: int, corpus: Corpus) -> bool:
 @rule("rs.blocking-advanced-rules.once-per-turn")
 def can_block_again(already_blocked: bool, corpus: Corpus) -> bool:
     """Return whether the player may still block this turn (once per turn, on any player's turn)."""
-    return not already_blocked or int(corpus.fact("rs.blocking-advanced-rules.once-per-turn", "blocks_per_turn")) > 1
+    per_turn = int(corpus.fact("rs.blocking-advanced-rules.once-per-turn", "blocks_per_turn"))
+    return not already_blocked or per_turn > 1
 
 
 @rule("rs.blocking-damage", "rs.blocking-damage.barrier-value", "rs.blocking-advanced-rules",
       "rs.blocking-advanced-rules.depleted")
 def through_barrier(amount: int, barrier: int) -> tuple[int, int, int]:
-    """Return (damage prevented, damage going through, barrier left): a barrier stops damage up to its value."""
+    """Return (prevented, going through, barrier left): a barrier stops damage up to its value."""
     prevented = min(amount, barrier)
     return prevented, amount - prevented, barrier - prevented
 
@@ -142,9 +144,14 @@ def defense_hit(amount: int, defense: int) -> tuple[int, bool, int]:
 
 # ----------------------------------------------------------------------------------- resolution
 
+def _cap(words: str) -> str:
+    """Return *words* with the first letter in upper case (names keep their own case)."""
+    return words[:1].upper() + words[1:]
+
+
 def harm_runeslinger(who: Runeslinger, amount: int, damage_type: str, trace: Trace, corpus: Corpus,
                      label: str = "the Runeslinger") -> tuple[Runeslinger, int]:
-    """Apply *amount* of damage or health loss to a Runeslinger; return it and the amount lost as excess."""
+    """Apply *amount* of damage or health loss to a Runeslinger; return it and the amount actually dealt."""
     word = "health" if damage_type == "health_loss" else "damage"
     carries = carries_past_reset(damage_type, corpus)
     left = amount
@@ -153,29 +160,33 @@ def harm_runeslinger(who: Runeslinger, amount: int, damage_type: str, trace: Tra
         health = who.health - take
         left -= take
         if health > 0:
-            trace.step(f"{label.capitalize()} {'loses' if word == 'health' else 'is dealt'} {take} {word}: "
-                       f"health {who.health} → {health}.", TYPE_RULE[damage_type])
-            return replace(who, health=health), 0
-        trace.step(f"{label.capitalize()} {'loses' if word == 'health' else 'is dealt'} {take} {word}, "
-                   f"bringing health from {who.health} to 0.", TYPE_RULE[damage_type])
+            trace.step(f"{_cap(label)} {'loses' if word == 'health' else 'is dealt'} {take} {word}: health "
+                       f"{who.health} → {health}.", TYPE_RULE[damage_type])
+            return replace(who, health=health), amount - left
+        trace.step(f"{_cap(label)} {'loses' if word == 'health' else 'is dealt'} {take} {word}, bringing "
+                   f"health from {who.health} to 0.", TYPE_RULE[damage_type])
         standing = record_power_loss(who.standing, "Health reached 0", trace, corpus,
                                      "rs.power-loss-conditions.zero-health")
         if is_defeated(standing.power, corpus):
-            return replace(who, health=0, standing=standing), 0
+            return replace(who, health=0, standing=standing), amount - left
         who = replace(who, health=who.max_health, standing=standing)
-        trace.step(f"Health resets to its current maximum, {who.max_health}.", "rs.power-loss-conditions.zero-health")
+        trace.step("Health resets to its current maximum, "
+                   f"{who.max_health}.", "rs.power-loss-conditions.zero-health")
         if left and not carries:
-            trace.step(f"The other {left} damage is not carried over: basic damage beyond current health is lost."
+            trace.step(f"The other {left} damage is not carried over: basic damage beyond current health is "
+                       "lost."
                        + (" Direct damage follows the same rule; it only differs in ignoring blocks."
                           if damage_type == "direct" else ""),
                        basic_dealt, *(["rs.damage.direct"] if damage_type == "direct" else []))
-            return who, left
+            return who, amount - left
         if left:
-            what = "health loss always pierces" if damage_type == "health_loss" else "pierce damage is dealt in full"
-            trace.step(f"The remaining {left} {word} was paused by the power loss and now applies to the reset "
-                       f"health ({what}).", carries_past_reset,
+            what = "health loss always pierces" if damage_type == "health_loss" \
+                else "pierce damage is dealt in full"
+            trace.step(f"The remaining {left} {word} was paused by the power loss and now applies to the "
+                       f"reset health ({what}).", TYPE_RULE[damage_type],
+                       "rs.power-loss-conditions.zero-health",
                        *(["rs.health-loss.example"] if damage_type == "health_loss" else []))
-    return who, 0
+    return who, amount
 
 
 def _check_block(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace, corpus: Corpus) -> None:
@@ -198,27 +209,33 @@ def _check_block(block: Block, damage_type: str, source_is_enemy: bool, trace: T
 def _barrier(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace, corpus: Corpus) -> int:
     """Return the block barrier standing between this damage and its target, recording why."""
     if damage_type == "health_loss":
-        trace.step("Health loss is not damage: it cannot be blocked and no block barrier stops it.",
-                   "rs.health-loss", is_blockable)
+        trace.step("Health loss is not damage: it cannot be blocked and no block barrier stops "
+                   "it.", is_blockable)
         return 0
     if ignores_barriers(damage_type, corpus):
         trace.step("Direct damage cannot be blocked and ignores block barriers"
-                   + (f" (the barrier of {block.barrier} on the target stops none of it)." if block.barrier else "."),
+                   + (f" (the barrier of {block.barrier} on the target stops none of "
+                      "it)." if block.barrier else "."),
                    ignores_barriers, is_blockable)
         return 0
     barrier = block.barrier
     if block.barrier:
-        trace.step(f"A block barrier of {block.barrier} from an earlier block this turn is still on the target.",
+        trace.step(f"A block barrier of {block.barrier} from an earlier block this turn is still on the "
+                   "target.",
                    "rs.blocking-advanced-rules")
     if block.declared:
-        trace.step(f"The controlling player discards 1 card to block: a block barrier of {block.value} (the "
-                   f"Runeslinger's block value, worked out after any block triggers) is put on the target.",
-                   "rs.blocking-damage", "rs.blocking-damage.barrier-value", "rs.blocking-advanced-rules.triggers-first")
+        cost = corpus.fact("rs.blocking-damage", "block_cost_cards_discarded")
+        trace.step(f"The controlling player discards {cost} card to block: a block barrier of {block.value} (the "
+                   "Runeslinger's block value, worked out after any block triggers) is put on the target.",
+                   "rs.blocking-damage", "rs.blocking-damage.barrier-value",
+                   "rs.blocking-advanced-rules.triggers-first")
         barrier += block.value
     elif block.declared is None and source_is_enemy and can_block_again(block.already_blocked, corpus):
-        trace.decide("target's controller", "whether to block (discard 1 card, before the damage resolves) and "
-                     "with what block value", "rs.blocking-damage", "rs.blocking-advanced-rules.declare")
-        trace.step("The position does not say whether the target's controller blocks; resolved without a block.",
+        trace.decide("target's controller",
+                     "whether to block (discard 1 card before the damage resolves) and with what block value",
+                     "rs.blocking-damage", "rs.blocking-advanced-rules.declare")
+        trace.step("The position does not say whether the target's controller blocks; resolved without a "
+                   "block.",
                    "rs.blocking-damage")
     return barrier
 
@@ -230,11 +247,14 @@ def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     kind, amount, damage_type = target["kind"], int(pos["amount"]), pos["damage_type"]
     block = Block.from_json(pos.get("block"))
     source_is_enemy = bool(pos.get("source_is_enemy", True))
-    name = target.get("name") or ("the Runeslinger" if kind == "runeslinger" else "the defense card")
-    out: dict[str, Any] = {"health": None, "power": None, "determination": None, "power_lost": 0, "prevented": 0,
-                           "destroyed": False, "defeated": False, "dealt": 0, "barrier_left": None}
+    is_slinger = kind == "runeslinger"
+    name = target.get("name") or ("the target Runeslinger" if is_slinger else "the target defense card")
+    out: dict[str, Any] = {"health": None, "power": None, "determination": None, "power_lost": 0,
+                           "prevented": 0, "destroyed": False, "defeated": False, "dealt": 0,
+                           "barrier_left": None}
     what = "health loss" if damage_type == "health_loss" else f"{damage_type} damage"
-    trace.step(f"{amount} {what} to {name} ({'a Runeslinger' if kind == 'runeslinger' else 'a defense card'}).",
+    noun = "" if "name" not in target else (" (a Runeslinger)" if is_slinger else " (a defense card)")
+    trace.step(f"{amount} {what} to {name}{noun}.",
                "rs.damage", TYPE_RULE[damage_type])
     if damage_type == "health_loss" and kind != "runeslinger":
         trace.violate("health loss makes a Runeslinger lose health; a defense card has no health to lose",
@@ -251,16 +271,17 @@ def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     if barrier:
         trace.step(f"The block barrier prevents {prevented} damage; {through} goes through"
                    + (f" and {barrier_left} barrier is left for the rest of the turn." if barrier_left
-                      else (" (the barrier is depleted, so the rest reaches the target)." if through else ".")),
+                      else (" (the barrier is depleted, so the rest reaches the "
+                            "target)." if through else ".")),
                    through_barrier)
         out["barrier_left"] = barrier_left
     out["prevented"] = prevented
     if who is not None:
-        after, _lost = harm_runeslinger(who, through, damage_type, trace, corpus, name)
-        out.update(after.to_json(corpus))
-        out["dealt"] = through - _lost
+        after, dealt = harm_runeslinger(who, through, damage_type, trace, corpus, name)
+        out.update(after.to_json(corpus), dealt=dealt)
         return out
-    return _hit_defense_card(out, int(target["defense"]), name, through, damage_type, controller, trace, corpus)
+    return _hit_defense_card(out, int(target["defense"]), name, through, damage_type, controller, trace,
+                             corpus)
 
 
 def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int, damage_type: str,
@@ -269,30 +290,28 @@ def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int
     out.update(defense=defense, excess_to_controller=0)
     if controller is not None:
         out.update(controller.to_json(corpus))
-    if defense == 0:
-        trace.step(f"{name.capitalize()} has no defense left this turn: it is destroyed.", defense_hit)
-        out.update(destroyed=True)
-        return out
     left, destroyed, excess = defense_hit(through, defense)
     out.update(defense=left, destroyed=destroyed, dealt=through - excess)
     if not destroyed:
-        trace.step(f"{name.capitalize()}'s defense drops from {defense} to {left} for the rest of the turn; it "
-                   f"recovers in the Discard Phase.", defense_hit, "rs.phases-of-a-turn.discard")
+        trace.step(f"{_cap(name)}'s defense drops from {defense} to {left} for the rest of the turn; it "
+                   "recovers in the Discard Phase.", defense_hit, "rs.phases-of-a-turn.discard")
         return out
     trace.step(f"{through} damage against defense {defense}: the damage this turn reaches its defense, so "
                f"{name} is destroyed and goes to its owner's discard pile.", defense_hit)
     if not excess:
         return out
     if damage_type != "pierce":
-        trace.step(f"The other {excess} damage is lost: only pierce damage carries past a destroyed defense card.",
+        trace.step(f"The other {excess} damage is lost: only pierce damage carries past a destroyed defense "
+                   "card.",
                    "rs.damage.defense-cards")
         return out
     out["excess_to_controller"] = excess
     if controller is None:
-        trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to the Runeslinger who controls "
-                   f"it (give `target.controller` to resolve it).", "rs.damage.pierce")
+        trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to the Runeslinger who "
+                   "controls it (give `target.controller` to resolve it).", "rs.damage.pierce")
         return out
-    trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to its controlling Runeslinger.",
+    trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to its controlling "
+               "Runeslinger.",
                "rs.damage.pierce")
     after, _ = harm_runeslinger(controller, excess, damage_type, trace, corpus, "the controlling Runeslinger")
     out.update(after.to_json(corpus))

@@ -1,9 +1,9 @@
 """Runeslingers drawing: the bottomless deck, the maximum hand size, and discarding from a short hand.
 
 Paragraphs: ``rs.phases-of-a-turn.draw``, ``rs.setup-steps.hand``, ``rs.setup-steps.5``,
-``rs.golden-rules.bottomless-deck``, ``rs.power-loss-conditions.empty-deck`` (contested: the engine follows the
-power loss condition), ``rs.game-loss-conditions``, ``rs.resolving-effects`` and its deck exception, and the
-targets example ``rs.advanced-rules-targets.example-3``.
+``rs.golden-rules.bottomless-deck``, ``rs.power-loss-conditions.empty-deck`` (contested: the engine
+follows the power loss condition), ``rs.game-loss-conditions``, ``rs.resolving-effects`` and its deck
+exception, and the targets example ``rs.advanced-rules-targets.example-3``.
 """
 
 from __future__ import annotations
@@ -87,24 +87,24 @@ def is_game_lost(deck: int, discard: int, corpus: Corpus) -> bool:
 
 
 def _empty_deck(piles: Piles, trace: Trace, corpus: Corpus) -> Piles:
-    """Apply the empty-deck power loss, then shuffle the discard pile in as the new deck (or lose the game)."""
-    standing = record_power_loss(piles.standing, "The deck holds 0 cards: everything pauses", trace, corpus,
-                                 is_deck_empty)
+    """Apply the empty-deck power loss, then shuffle the discard pile in as the new deck (or lose)."""
+    why = "The deck holds 0 cards, so everything pauses"
+    standing = record_power_loss(piles.standing, why, trace, corpus, is_deck_empty)
     piles = replace(piles, standing=standing)
     if is_defeated(standing.power, corpus):
         return piles
     if is_game_lost(piles.deck, piles.discard, corpus):
-        trace.step("The discard pile is empty too: with no cards in deck and discard pile at the same time, the "
-                   "player loses the encounter.", is_game_lost)
+        trace.step("The discard pile is empty too: with no cards in deck and discard pile at the same time, "
+                   "the player loses the encounter.", is_game_lost)
         return replace(piles, game_lost=True)
-    trace.step(f"The discard pile ({piles.discard} card(s)) is shuffled and becomes the new deck; the paused draw "
-               f"resumes.", is_deck_empty, "rs.resolving-effects.deck-exception")
+    trace.step(f"The discard pile ({piles.discard} card(s)) is shuffled and becomes the new deck; the paused "
+               "draw resumes.", is_deck_empty, "rs.resolving-effects.deck-exception")
     return replace(piles, deck=piles.discard, discard=0, reshuffles=piles.reshuffles + 1)
 
 
 def draw_cards(piles: Piles, count: int, max_hand: int, trace: Trace, corpus: Corpus) -> Piles:
     """Draw *count* cards in full (the deck is bottomless), discarding those beyond the maximum hand size."""
-    if count and is_deck_empty(piles.deck, corpus):
+    if is_deck_empty(piles.deck, corpus):
         trace.step("The deck already holds 0 cards.", is_deck_empty)
         piles = _empty_deck(piles, trace, corpus)
     left = count
@@ -129,12 +129,12 @@ def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
     max_hand = max_hand_size(pos, corpus)
     if "draw" in pos:
         count = int(pos["draw"])
-        trace.step(f"Draw {count} card(s); the maximum hand size is {max_hand}.", "rs.phases-of-a-turn.draw",
-                   max_hand_size)
+        trace.step(f"Draw {count} card(s); the maximum hand size is {max_hand}.", max_hand_size)
     else:
         count = phase_draws(bool(pos.get("first_turn", False)), corpus)
-        trace.step(f"Draw Phase: draw {count} card(s)" + (" (the first turn of the encounter)" if count == 1 else "")
-                   + f"; the maximum hand size is {max_hand}.", phase_draws, max_hand_size)
+        first = " (the first turn of the encounter)" if pos.get("first_turn") else ""
+        trace.step(f"Draw Phase: draw {count} card(s){first}; the maximum hand size is {max_hand}.",
+                   phase_draws, max_hand_size)
     choice = pos.get("pass_choice")
     if pos.get("passed") or choice:
         trace.step("The player passes: the Play Phase is skipped.", "rs.phases-of-a-turn.draw")
@@ -142,13 +142,15 @@ def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
             count += 1
             trace.step("Passing, the player draws 1 more card.", "rs.phases-of-a-turn.draw")
         elif choice is None:
-            trace.decide("active player", "on passing, draw 1 more card or return an exposed concentration to hand",
+            trace.decide("active player", "on passing, draw 1 more card or return an exposed concentration "
+                                          "to hand",
                          "rs.phases-of-a-turn.draw", options=["draw_third_card", "return_concentration"])
     piles = draw_cards(piles, count, max_hand, trace, corpus)
-    if choice == "return_concentration" and not piles.stopped and not is_defeated(piles.standing.power, corpus):
+    ended = piles.stopped or is_defeated(piles.standing.power, corpus)
+    if choice == "return_concentration" and not ended:
         piles = replace(piles, hand=piles.hand + 1)
-        trace.step(f"Passing, the player returns an exposed concentration to the hand (now {piles.hand}); this is "
-                   f"not a draw.", "rs.phases-of-a-turn.draw")
+        trace.step(f"Passing, the player returns an exposed concentration to the hand (now {piles.hand}); "
+                   "this is not a draw.", "rs.phases-of-a-turn.draw")
     return {"hand": piles.hand, "deck": piles.deck, "discard": piles.discard, "discarded": piles.discarded,
             "drawn": piles.drawn, "reshuffles": piles.reshuffles, "game_lost": piles.game_lost,
             **piles.standing.to_json(corpus)}
@@ -164,13 +166,14 @@ def hand_discards(amount: int, hand: int) -> int:
 
 @situation(GAME, "discard_from_hand", HAND_SCHEMA)
 def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve an effect discarding cards from a hand: it does as much as it can (unlike effects on a deck)."""
+    """Resolve an effect discarding cards from a hand: it does as much as it can (unlike on a deck)."""
     hand, amount = int(pos["hand"]), int(pos["amount"])
     n = hand_discards(amount, hand)
-    trace.step(f"The effect discards {amount} card(s) from a hand of {hand}: {n} can be discarded.", hand_discards)
+    trace.step(f"The effect discards {amount} card(s) from a hand of {hand}: {n} can be discarded.",
+               hand_discards)
     if n < amount:
-        trace.step("Effects do only as much as they can; the rest is ignored. (Effects that take cards from a deck "
-                   "are the exception: those always resolve in full.)", "rs.resolving-effects",
+        trace.step("Effects do only as much as they can; the rest is ignored. (Effects that take cards from "
+                   "a deck are the exception: those always resolve in full.)", "rs.resolving-effects",
                    "rs.resolving-effects.deck-exception")
     if 0 < n < hand:
         if pos.get("at_random"):

@@ -1,4 +1,4 @@
-"""Runeslingers ladder: answers with Shout stack as rungs and resolve top-down; removed cards and targets fizzle.
+"""Runeslingers ladder: answers with Shout stack as rungs and resolve top-down; removed cards fizzle.
 
 Paragraphs: ``rs.the-ladder``, ``rs.the-ladder.resolution``, ``rs.the-ladder.defense-cards``,
 ``rs.the-ladder.example`` (Stone Trap), ``rs.answerable-actions``, ``rs.answering-with-a-shout``,
@@ -7,6 +7,7 @@ Paragraphs: ``rs.the-ladder``, ``rs.the-ladder.resolution``, ``rs.the-ladder.def
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,8 +24,9 @@ PLAY: dict[str, Any] = obj(["card", "player"], card=text(), id=text(), player=te
                            shout=BOOL, removes_targets=BOOL)
 SCHEMA: dict[str, Any] = obj(["plays"], extra=True, plays=arr(PLAY, min_items=1, max_items=50))
 # effects that take their target card out of play (or conceal it, which counts the same)
-REMOVING = re.compile(r"\b(conceal\w*|destroy\w*|discard\w*|return\w*|void\w*|place\w* under|put\w* under)\b",
-                      re.IGNORECASE)
+REMOVING = re.compile(
+    r"\b(conceal\w*|destroy\w*|discard\w*|return\w*|void\w*|(?:place|put)\w*\b[^.;]*\bunder)\b",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,8 @@ class Play:
         """Read a play; ``removes_targets`` overrides what the effect text says."""
         effect = raw.get("effect", "")
         removes = raw["removes_targets"] if "removes_targets" in raw else bool(REMOVING.search(effect))
-        return cls(raw.get("id") or raw["card"], raw["card"], raw["player"], effect, tuple(raw.get("targets", [])),
-                   raw.get("card_type"), raw.get("shout"), bool(removes))
+        return cls(raw.get("id") or raw["card"], raw["card"], raw["player"], effect,
+                   tuple(raw.get("targets", [])), raw.get("card_type"), raw.get("shout"), bool(removes))
 
 
 def plays_from(raw: Sequence[Mapping[str, Any]]) -> list[Play]:
@@ -63,13 +65,13 @@ def plays_from(raw: Sequence[Mapping[str, Any]]) -> list[Play]:
 
 @rule("rs.the-ladder", "rs.the-ladder.resolution")
 def resolution_order(plays: Sequence[Play]) -> list[Play]:
-    """Return the rungs in resolution order: from the top rung (latest answer) down to the first card played."""
+    """Return the rungs in resolution order: from the top rung (latest answer) down to the first card."""
     return list(reversed(plays))
 
 
 @rule("rs.the-ladder.resolution", "rs.term.concealed", "rs.the-ladder.example")
 def has_left_play(play: Play, gone: set[str]) -> bool:
-    """Return whether the card itself left play or was concealed before its rung resolves (it has no effects)."""
+    """Return whether the card itself left play or was concealed before its rung resolves (no effects)."""
     return play.id in gone or play.card in gone
 
 
@@ -79,13 +81,14 @@ def live_targets(play: Play, gone: set[str]) -> list[str]:
     return [t for t in play.targets if t not in gone]
 
 
-@rule("rs.card-play-steps.6", "rs.answerable-actions", "rs.answering-with-a-shout", "rs.the-ladder.defense-cards")
+@rule("rs.card-play-steps.6", "rs.answerable-actions", "rs.answering-with-a-shout",
+      "rs.the-ladder.defense-cards")
 def answer_problems(below: Play, answer: Play) -> list[str]:
     """Return why *answer* cannot answer the rung below: only an enemy, with Shout, after a runespell."""
     out = []
     if below.card_type == "defense_card":
-        out.append(f"{below.card} is a defense card: playing it creates no answerable action, so {answer.card} "
-                   f"cannot answer it")
+        out.append(f"{below.card} is a defense card: playing it creates no answerable action, so "
+                   f"{answer.card} cannot answer it")
     if answer.player == below.player:
         out.append(f"{answer.card}: the answerable action for {below.card} is created for an enemy of "
                    f"{below.player}, not for {below.player}")
@@ -103,33 +106,34 @@ def resolve_ladder(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     trace.step(f"{first.card} ({first.player}) is the bottom rung"
                + (f"; {len(plays) - 1} answer(s) climb above it." if len(plays) > 1 else
                   "; nobody answers, so no ladder forms and it simply resolves."), "rs.the-ladder")
-    for below, answer in zip(plays, plays[1:], strict=False):
+    for below, answer in itertools.pairwise(plays):
         for problem in answer_problems(below, answer):
             trace.violate(problem, answer_problems)
     if trace.violations:
         return out
     if len(plays) > 1:
-        trace.step("No answerable action remains: the ladder is complete and resolves from the top rung down.",
+        trace.step("No answerable action remains: the ladder is complete; it resolves from the top rung "
+                   "down.",
                    resolution_order)
     gone: set[str] = set()
     for play in resolution_order(plays):
         out["resolution_order"].append(play.card)
         if has_left_play(play, gone):
             out["fizzled"].append(play.card)
-            trace.step(f"{play.card} has left play or is concealed before its rung resolves: it has no effects "
-                       f"and does nothing.", has_left_play)
+            trace.step(f"{play.card} has left play or is concealed before its rung resolves: it has no "
+                       "effects and does nothing.", has_left_play)
             continue
         live = live_targets(play, gone)
         if play.targets and not live:
             out["fizzled"].append(play.card)
-            trace.step(f"{play.card}'s target ({', '.join(play.targets)}) has left the field or is concealed: the "
-                       f"effect fizzles.", live_targets)
+            trace.step(f"{play.card}'s target ({', '.join(play.targets)}) has left the field or is "
+                       "concealed: the effect fizzles.", live_targets)
             continue
         lost = [t for t in play.targets if t not in live]
         if lost:
             out["lost_targets"][play.card] = lost
-            trace.step(f"{play.card} resolves on {', '.join(live)} only ({', '.join(lost)} left the field); an "
-                       f"effect does as much as it can.", live_targets, "rs.resolving-effects")
+            trace.step(f"{play.card} resolves on {', '.join(live)} only ({', '.join(lost)} left the field); "
+                       "an effect does as much as it can.", live_targets, "rs.resolving-effects")
         else:
             what = f" ({play.effect})" if play.effect else ""
             on = f" on {', '.join(live)}" if live else ""
@@ -137,6 +141,8 @@ def resolve_ladder(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         if play.removes and live:
             gone.update(live)
             out["left_play"].extend(t for t in live if t not in out["left_play"])
-            trace.step(f"{', '.join(live)} now out of play (a concealed card counts as out of play).",
-                       "rs.term.concealed", "rs.the-ladder.resolution")
+            hidden = re.search(r"conceal|under", play.effect, re.IGNORECASE) is not None
+            trace.step(f"{', '.join(live)} {'is' if len(live) == 1 else 'are'} now out of play"
+                       + (" (a concealed card counts as out of play)." if hidden else "."),
+                       *(["rs.term.concealed"] if hidden else []), "rs.the-ladder.resolution")
     return out

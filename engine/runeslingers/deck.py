@@ -1,0 +1,113 @@
+"""Runeslingers deck building: deck size per mode of play, copies per card, X cards, one class.
+
+Paragraphs: ``rs.modes-of-play`` and ``.constructed``/``.draft``/``.sealed``. The deck size is contested:
+``rs.setup-steps.3`` speaks of a 30-card deck while ``rs.modes-of-play.constructed`` requires 40; both notes
+say the engine follows Modes of Play (constructed 40, sealed 40, draft 30), and every ruling cites both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runeslingers.common import GAME
+from engine.schema import BOOL, arr, enum, integer, obj, text
+
+FORMATS = {"constructed": "rs.modes-of-play.constructed", "draft": "rs.modes-of-play.draft",
+           "sealed": "rs.modes-of-play.sealed"}
+CARD: dict[str, Any] = obj(["name", "copies"], name=text(), copies=integer(1, 99), x_card=BOOL)
+SCHEMA: dict[str, Any] = obj(
+    ["format", "cards"], extra=True,
+    format=enum(*FORMATS), cards=arr(CARD, max_items=200),
+    runeslinger={"type": "object", "additionalProperties": False,
+                 "properties": {"name": text(), "class": text(), "stance_class": text(),
+                                "ability_class": text()}},
+)
+X_SUFFIX = re.compile(r"(?:^|\s)X$")
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """A card of a deck list: its name, copies, and whether it is an X card."""
+
+    name: str
+    copies: int
+    x_card: bool
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> DeckCard:
+        """Read a card; without ``x_card``, a name ending in the X suffix marks an X card."""
+        name = raw["name"].strip()
+        return cls(name, int(raw["copies"]), bool(raw.get("x_card", X_SUFFIX.search(name) is not None)))
+
+
+def merged(cards: Sequence[DeckCard]) -> list[DeckCard]:
+    """Return the deck list with repeated names counted together (copies of one card, case-insensitive)."""
+    out: dict[str, DeckCard] = {}
+    for c in cards:
+        key = c.name.casefold()
+        prev = out.get(key)
+        out[key] = c if prev is None else DeckCard(prev.name, prev.copies + c.copies, prev.x_card or c.x_card)
+    return list(out.values())
+
+
+@rule("rs.modes-of-play.constructed", "rs.modes-of-play.draft", "rs.modes-of-play.sealed", "rs.setup-steps.3")
+def required_size(fmt: str, corpus: Corpus) -> int:
+    """Return the exact deck size of a mode of play (Modes of Play: constructed 40, sealed 40, draft 30)."""
+    return int(corpus.fact(FORMATS[fmt], "deck_size"))
+
+
+@rule("rs.modes-of-play.constructed", "rs.modes-of-play.sealed")
+def copy_limits(fmt: str, corpus: Corpus) -> tuple[int | None, int | None]:
+    """Return (copies per card, copies per X card); draft decks have no stated limit (None)."""
+    facts = corpus.get(FORMATS[fmt]).facts
+    per, x = facts.get("max_copies_per_card"), facts.get("max_copies_x_card")
+    return (None if per is None else int(per)), (None if x is None else int(x))
+
+
+@rule("rs.modes-of-play", "rs.anatomy-of-a-runeslinger.class")
+def classes_match(raw: Mapping[str, Any]) -> bool:
+    """Return whether the Runeslinger, stance and ability stated all share one class."""
+    named = {str(raw[k]).casefold() for k in ("class", "stance_class", "ability_class") if raw.get(k)}
+    return len(named) <= 1
+
+
+@situation(GAME, "deck", SCHEMA)
+def resolve_deck(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Check a deck list for its mode of play: exact size, copies per card and per X card, one class."""
+    fmt = pos["format"]
+    cards = merged([DeckCard.from_json(c) for c in pos["cards"]])
+    size = sum(c.copies for c in cards)
+    need = required_size(fmt, corpus)
+    out: dict[str, Any] = {"size": size, "required_size": need, "violations": []}
+    trace.step(f"A {fmt} deck: {size} card(s) in {len(cards)} distinct name(s).", FORMATS[fmt])
+    trace.step("Deck size is contested: Setup step 3 speaks of a 30-card deck, while Modes of Play sets "
+               f"each mode's size; the engine follows Modes of Play, so a {fmt} deck has exactly {need} "
+               "cards.",
+               "rs.setup-steps.3", "rs.modes-of-play.constructed",
+               *([FORMATS[fmt]] if fmt != "constructed" else []))
+    if fmt == "sealed":
+        trace.step("A sealed deck follows the constructed deck-building rules.", "rs.modes-of-play.sealed")
+    if size != need:
+        trace.violate(f"a {fmt} deck must have exactly {need} cards; this one has {size}", FORMATS[fmt],
+                      "rs.setup-steps.3")
+    per, per_x = copy_limits(fmt, corpus)
+    if per is None:
+        trace.step("The book sets no copy limits for draft decks.", "rs.modes-of-play.draft")
+    for c in cards:
+        if c.x_card and per_x is not None and c.copies > per_x:
+            trace.violate(f"{c.name} is an X card: at most {per_x} copy in a deck, {c.copies} "
+                          "listed", copy_limits)
+        elif per is not None and c.copies > per:
+            trace.violate(f"{c.name}: at most {per} copies of a card in a deck, {c.copies} "
+                          "listed", copy_limits)
+    slinger = pos.get("runeslinger")
+    if slinger and not classes_match(slinger):
+        trace.violate("the Runeslinger, stance and ability must all be of the same class", classes_match)
+    if not trace.violations:
+        trace.step(f"The deck meets the {fmt} rules.", FORMATS[fmt])
+    return out
