@@ -17,23 +17,27 @@ Ranking and query syntax are described in ``engine/search_query.py``.
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import sys
+import textwrap
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.scoring import BM25F
+from whoosh.query import Term
 from whoosh.searching import Searcher
 
 from engine.corpus import Source, default_root
 from engine.errors import CorpusError, UnreadableInputError
 from engine.search_index import (
+    META_FILE,
     Expansion,
     build_index,
     default_index_dir,
@@ -41,15 +45,13 @@ from engine.search_index import (
     read_meta,
     stat_signature,
 )
-from engine.search_query import BuiltQuery, ExpansionTable, ParsedQuery, build_query, snippet
+from engine.search_query import ExpansionTable, ParsedQuery, build_query, snippet
+from engine.search_rank import Ranker, RulesWeighting
 
 __all__ = ["SearchHit", "SearchIndex", "SearchResult", "build_index", "search"]
 
 MAX_LIMIT = 100
 RECHECK_SECONDS = 2.0
-# BM25 length normalisation per field: titles and key lists are short and uniform, so their length
-# says little; body text is normalised as usual.
-WEIGHTING = BM25F(B=0.75, K1=1.2, title_B=0.3, keys_B=0.3, section_B=0.3, terms_B=0.5)
 
 
 @dataclass(frozen=True)
@@ -105,41 +107,72 @@ class SearchResult:
         return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Opened:
     """A searcher open on one generation of the index, with that generation's metadata."""
 
     target: str
     searcher: Searcher
+    ranker: Ranker
     games: Mapping[str, str]
     table: ExpansionTable
+    game_docs: Mapping[str, frozenset[int]]
+
+    @classmethod
+    def from_dir(cls, target: str) -> _Opened:
+        """Return a searcher open on the index generation at *target*."""
+        meta = read_meta(Path(target))
+        if meta is None:
+            raise UnreadableInputError(f"no search index at {target!r} (run `runecodex index`)", path=target)
+        reader = whoosh_index.open_dir(target).reader()
+        if not reader.is_atomic():  # written in one go and optimised: one segment, global doc numbers
+            reader.close()
+            raise UnreadableInputError(f"the search index at {target!r} has several segments; rebuild it",
+                                       path=target)
+        weighting = RulesWeighting()
+        searcher = Searcher(reader, weighting=weighting)
+        ranker = weighting.ranker = Ranker.from_searcher(searcher)
+        games = dict(meta.get("games", {}))
+        table = ExpansionTable.from_meta((Expansion.from_json(e) for e in meta.get("expansions", [])),
+                                         meta.get("glossary_terms", {}))
+        game_docs = {g: frozenset(searcher.docs_for_query(Term("game", g))) for g in games}
+        return cls(target, searcher, ranker, games, table, game_docs)
 
 
-@dataclass
 class SearchIndex:
     """A search index folder, its searchers (one per thread) and, optionally, the corpus it follows.
 
     With *rules* set, the index is built when missing and rebuilt when those corpus files change
-    (checked at most every *recheck_seconds*); with ``rules=None`` the folder is used as it is.
+    (looked at no more often than every *recheck_seconds*); with ``rules=None`` the folder is used
+    as it is. A searcher is opened once per thread and reopened when a rebuild swaps the index in.
     """
 
-    index_dir: Path
-    rules: Path | None = None
-    recheck_seconds: float = RECHECK_SECONDS
-    _local: threading.local = field(default_factory=threading.local, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _checked_at: float = field(default=-1.0, repr=False)
-    _signature: tuple[tuple[str, int, int], ...] = field(default=(), repr=False)
+    def __init__(self, index_dir: Path, rules: Path | None = None,
+                 recheck_seconds: float = RECHECK_SECONDS) -> None:
+        self.index_dir = Path(index_dir)
+        self.rules = Path(rules) if rules is not None else None
+        self.recheck_seconds = recheck_seconds
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._checked_at: float | None = None
+        self._signature: tuple[tuple[str, int, int], ...] = ()
 
     def _maintain(self) -> None:
-        """Build or rebuild the index when it is missing or the corpus files changed."""
+        """Build or rebuild the index when it is missing or the corpus files changed.
+
+        One thread looks (and rebuilds) at a time; while it does, the others keep searching the
+        index in place, or wait for it when there is none yet.
+        """
         if self.rules is None:
             return
-        now = time.monotonic()
-        if self._checked_at >= 0 and now - self._checked_at < self.recheck_seconds:
+        checked = self._checked_at
+        if checked is not None and time.monotonic() - checked < self.recheck_seconds:
             return
-        with self._lock:
-            if self._checked_at >= 0 and now - self._checked_at < self.recheck_seconds:
+        if not self._lock.acquire(blocking=not (self.index_dir / META_FILE).is_file()):
+            return
+        try:
+            checked = self._checked_at
+            if checked is not None and time.monotonic() - checked < self.recheck_seconds:
                 return
             signature = stat_signature(self.rules)
             if signature != self._signature:
@@ -148,10 +181,12 @@ class SearchIndex:
                 except CorpusError as exc:
                     if read_meta(self.index_dir) is None:
                         raise
-                    print(f"runecodex: search index not rebuilt, serving the previous one: {exc.message}",
-                          file=sys.stderr)
+                    print(f"runecodex: the corpus does not validate; searching the previous index "
+                          f"({exc.message})", file=sys.stderr)
                 self._signature = signature
             self._checked_at = time.monotonic()
+        finally:
+            self._lock.release()
 
     def _open(self) -> _Opened:
         """Return this thread's searcher, reopening it when a rebuild swapped the index in."""
@@ -160,17 +195,11 @@ class SearchIndex:
         opened: _Opened | None = getattr(self._local, "opened", None)
         if opened is not None and opened.target == target:
             return opened
-        meta = read_meta(Path(target))
-        if meta is None:
-            raise UnreadableInputError(f"no search index at {str(self.index_dir)!r} (run `runecodex index`)",
-                                       path=str(self.index_dir))
-        searcher = whoosh_index.open_dir(target).searcher(weighting=WEIGHTING)
+        fresh = _Opened.from_dir(target)
         if opened is not None:
             opened.searcher.close()
-        table = ExpansionTable.from_expansions(Expansion.from_json(e) for e in meta.get("expansions", []))
-        opened = _Opened(target, searcher, dict(meta.get("games", {})), table)
-        self._local.opened = opened
-        return opened
+        self._local.opened = fresh
+        return fresh
 
     def games(self) -> dict[str, str]:
         """Return the games of the indexed corpus (key -> name)."""
@@ -186,44 +215,31 @@ class SearchIndex:
         opened = self._open()
         game = game or None
         if game is not None and game not in opened.games:
-            raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(opened.games)})", path="game")
+            raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(opened.games)})",
+                                       path="game")
         query = " ".join(query.split())
-        try:
-            parsed = ParsedQuery.from_text(query)
-        except ValueError:
+        parsed = ParsedQuery.from_text(query)
+        if parsed.is_empty():  # nothing but exclusions or operators: read it all as plain words
             parsed = ParsedQuery.plain(query)
-        if parsed.is_empty() and not parsed.excluded:
-            return SearchResult.empty(query, game)
-        if parsed.is_empty():  # only exclusions: read them as plain words
-            parsed = ParsedQuery.plain(query)
-        searcher = opened.searcher
-        built = build_query(parsed, searcher.reader(), opened.table, game)
+        allowed = opened.game_docs[game] if game else None
+        built = build_query(parsed, opened.ranker, opened.table, game, allowed)
         if built.query is None:
             return SearchResult.empty(query, game)
-        return self._run(searcher, built, query, game, limit)
-
-    def _run(self, searcher: Searcher, built: BuiltQuery, query: str, game: str | None,
-             limit: int) -> SearchResult:
-        from whoosh.query import Term
-
-        assert built.query is not None
-        flt = Term("game", game) if game else None
-        results = searcher.search(built.query, limit=limit, filter=flt, optimize=False)
-        hits = tuple(SearchHit.from_stored(hit.fields(), hit.score or 0.0, snippet(hit["text"], built.highlight))
-                     for hit in results)
-        corrected = None
-        if built.corrected:
-            fixed = query
-            for wrong, right in built.corrected:
-                fixed = _replace_word(fixed, wrong, right)
-            corrected = fixed
-        return SearchResult(query=query, total=len(results), hits=hits, game=game, corrected=corrected)
+        results = opened.searcher.search(built.query, limit=limit, filter=set(allowed) if allowed else None,
+                                         optimize=False)
+        hits = tuple(SearchHit.from_stored(hit.fields(), hit.score or 0.0,
+                                           snippet(hit["text"], built.highlight)) for hit in results)
+        return SearchResult(query=query, total=len(results), hits=hits, game=game,
+                            corrected=_corrected(query, built.corrected))
 
 
-def _replace_word(text: str, wrong: str, right: str) -> str:
-    import re
-
-    return re.sub(rf"\b{re.escape(wrong)}\b", right, text, flags=re.IGNORECASE)
+def _corrected(query: str, fixes: Sequence[tuple[str, str]]) -> str | None:
+    """Return *query* with each misspelt word replaced by its correction, or ``None`` without any."""
+    if not fixes:
+        return None
+    for wrong, right in fixes:
+        query = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, query, flags=re.IGNORECASE)
+    return query
 
 
 _HANDLES: dict[tuple[str, str], SearchIndex] = {}
@@ -231,7 +247,7 @@ _HANDLES_LOCK = threading.Lock()
 
 
 def index_for(index_dir: Path | None = None, rules: Path | None = None) -> SearchIndex:
-    """Return the process-wide :class:`SearchIndex` of *index_dir* following *rules* (defaults: build/index, rules/)."""
+    """Return the process-wide :class:`SearchIndex` of *index_dir* (``build/index``) following *rules*."""
     key_dir = Path(index_dir) if index_dir is not None else default_index_dir()
     key_rules = Path(rules) if rules is not None else default_root()
     key = (str(key_dir.absolute()), str(key_rules.absolute()))
@@ -250,3 +266,38 @@ def search(query: str, game: str | None = None, limit: int = 10, *,
     query syntax is read as plain words. The index is built or refreshed first when needed.
     """
     return index_for(index_dir).search(query, game, limit)
+
+
+# --------------------------------------------------------------------------- command line
+
+def search_command(query: str, game: str | None, limit: int, as_json: bool) -> int:
+    """Run ``runecodex search``: print the hits (or the contract's JSON); return the exit status."""
+    result = search(query, game, limit)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n")
+        return 0
+    bold = sys.stdout.isatty()
+    where = f" in {game}" if game else ""
+    print(f"{len(result.hits)} of {result.total} paragraph(s){where} for {result.query!r}")
+    if result.corrected:
+        print(f"(searched for {result.corrected!r})")
+    for rank, hit in enumerate(result.hits, 1):
+        print(f"\n{rank:>2}. {hit.id}  {hit.title}  [{hit.locator}]")
+        on, off = ("\033[1m", "\033[0m") if bold else ("", "")
+        text = html.unescape(hit.snippet.replace("<mark>", on).replace("</mark>", off))
+        print(textwrap.fill(text, 100, initial_indent="    ", subsequent_indent="    "))
+    return 0
+
+
+def index_command(out: str | None, if_stale: bool) -> int:
+    """Run ``runecodex index``: build the search index (only when missing or stale with *if_stale*)."""
+    index_dir = Path(out) if out else default_index_dir()
+    started = time.perf_counter()
+    if if_stale:
+        ensure_index(index_dir)
+    else:
+        build_index(index_dir)
+    meta = read_meta(index_dir) or {}
+    print(f"search index {index_dir}: {meta.get('paragraphs', '?')} paragraphs, "
+          f"built {meta.get('built_at', '?')} ({time.perf_counter() - started:.1f} s)")
+    return 0

@@ -1,22 +1,28 @@
 """Build the whoosh search index of the rules corpus, aside and atomically swapped in.
 
-One whoosh document per corpus paragraph. Fields a player's words are matched against:
+One whoosh document per corpus paragraph. What a player's words are matched against is one
+weighted ``body`` field (BM25F: a word's weight in a paragraph is the sum of the weights of the
+parts it occurs in, saturated once), made of these parts (:data:`PART_WEIGHTS`):
 
 - ``title``: the paragraph's title;
 - ``keys``: what the paragraph is *about* by the book's own account: the terms a glossary entry
   defines and their aliases, the names of "See ..." entries that send the reader here, and the
   book's own index entries that point here;
-- ``terms``: the glossary terms the paragraph uses;
 - ``section``: the printed section heading and paragraph number of its locator;
+- ``terms``: the glossary terms the paragraph uses;
 - ``text``: the text a reader is shown (errata-corrected, via ``Corpus.text_of``) plus table cells;
 - ``amend``: the errata and FAQ entries that amend or clarify this paragraph, so the corrected rule
   outranks both the stale sentence and the bare erratum.
 
-The index lives in a generation folder beside the requested path (``build/.index-<hash>-<ns>``) and
-the requested path (``build/index``) is a symlink switched with one ``os.replace``: a reader opens
-either the old generation or the new one, never a half-written one. ``meta.json`` in each
-generation records the hash of the corpus files (plus the synonyms file and the schema version)
-it was built from, the games, and the query-expansion table derived from the glossary.
+``pairs`` holds the same parts as adjacent stemmed word pairs (phrase matching by term lookup),
+``words`` the unstemmed words that spelling correction suggests from; ``game``, ``kind`` and
+``doc`` filter; ``title``, ``text``, ``source`` and ``locator`` are stored for the hits.
+
+The index lives in a generation folder beside the requested path (``build/.index-gen-<hash>-<ns>``)
+and the requested path (``build/index``) is a symlink switched with one ``os.replace``: a reader
+opens either the old generation or the new one, never a half-written one. ``meta.json`` in each
+generation records the hash of the files it was built from (corpus, synonyms, schema version), the
+games, the glossary terms and the query-expansion table.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator, Mapping
@@ -35,29 +42,136 @@ from typing import Any
 
 import yaml
 from whoosh import index as whoosh_index
-from whoosh.analysis import STOP_WORDS, Analyzer, LowercaseFilter, RegexTokenizer, StemmingAnalyzer, StopFilter
+from whoosh.analysis import (
+    STOP_WORDS,
+    Analyzer,
+    Filter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+    Token,
+    Tokenizer,
+)
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from engine.corpus import Corpus, Paragraph, default_root, load_corpus
 from engine.errors import UnreadableInputError
 
-SCHEMA_VERSION = "runecodex-search-4"
+SCHEMA_VERSION = "runecodex-search-7"
 META_FILE = "meta.json"
 SYNONYMS_FILE = Path(__file__).resolve().parent / "search_synonyms.yaml"
 # Question words players type that carry no rules meaning ("what happens when my ...").
-QUESTION_WORDS = frozenset("""
-    what whats which who whom whose how why where does do did doing done i im ive me my mine myself
-    happens happen happened there their theirs they them its it's am was were been being would
-    should could shall must s t d ll ve re m o so than then too very just also any some into onto
-    about out our ours he him his she her hers get gets got allowed rule rules
-""".split())
+QUESTION_WORDS = frozenset((
+    "what", "whats", "which", "who", "whom", "whose", "how", "why", "where", "does", "do", "did", "doing",
+    "done", "i", "im", "ive", "me", "my", "mine", "myself", "happens", "happen", "happened", "there",
+    "their", "theirs", "they", "them", "its", "am", "was", "were", "been", "being", "would", "should",
+    "could", "shall", "must", "s", "t", "d", "ll", "ve", "re", "m", "o", "so", "than", "then", "too",
+    "very", "just", "also", "any", "some", "into", "onto", "about", "our", "ours", "he", "him",
+    "his", "she", "her", "hers", "get", "gets", "got", "allowed", "rule", "rules",
+))
 STOPS = frozenset(STOP_WORDS | QUESTION_WORDS)
-SEARCH_FIELDS = ("title", "keys", "terms", "section", "text", "amend")
+
+# The searchable ``body`` of a paragraph is made of weighted parts (BM25F: a word's weight in the
+# document is the sum of the weights of the parts it occurs in, then saturated once). What a
+# paragraph is about (its title, the terms it defines, the book index entries pointing at it)
+# outweighs what it merely mentions.
+PART_WEIGHTS: Mapping[str, float] = {
+    "title": 3.0, "keys": 2.5, "section": 1.5, "terms": 1.0, "text": 1.0, "amend": 1.0,
+}
+_PART_SEP = "\x1e"     # between parts of a body
+_WEIGHT_SEP = "\x1f"   # between a part's weight and its text
+_PART_GAP = 100        # positions skipped between parts, so no phrase spans two parts
+WORD_PATTERN = r"\w+(?:\.?\w+)*"
+
+
+class PartsTokenizer(Tokenizer):  # type: ignore[misc]  # whoosh is untyped
+    """Split ``weight<US>text<RS>weight<US>text...`` into words carrying their part's weight.
+
+    Plain text (no separators) is one part of weight 1, so queries use the same analyzer. Stop
+    words take no position and parts are far apart, so phrases match across stop words but never
+    across parts.
+    """
+
+    expression = re.compile(WORD_PATTERN, re.UNICODE)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__)
+
+    def __call__(self, value: str, positions: bool = False, chars: bool = False,
+                 keeporiginal: bool = False, removestops: bool = True, start_pos: int = 0,
+                 start_char: int = 0, tokenize: bool = True, mode: str = "",
+                 **kwargs: Any) -> Iterator[Token]:
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pos = start_pos
+        offset = start_char
+        for part in value.split(_PART_SEP):
+            weight, sep, text = part.partition(_WEIGHT_SEP)
+            boost = float(weight) if sep else 1.0
+            text = text if sep else part
+            base = offset + (len(weight) + 1 if sep else 0)
+            for match in self.expression.finditer(text):
+                t.text = match.group(0)
+                t.boost = boost
+                t.stopped = False
+                if keeporiginal:
+                    t.original = t.text
+                t.pos = pos  # always: PairFilter reads it even when positions are not stored
+                if t.text.lower() not in STOPS:  # stop words take no position: phrases skip them
+                    pos += 1
+                if chars:
+                    t.startchar = base + match.start()
+                    t.endchar = base + match.end()
+                yield t
+            pos += _PART_GAP
+            offset += len(part) + 1
+
+
+class PairFilter(Filter):  # type: ignore[misc]  # whoosh is untyped
+    """Replace a stream of stemmed words by its adjacent pairs (``"home realm"``), keeping the weight.
+
+    Indexed as the ``pairs`` field, a two-word phrase becomes one cheap term lookup instead of a
+    positional phrase query. Stop words were given no position, so "secure a city" pairs "secur citi".
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__)
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        prev_text, prev_pos = "", -2
+        for t in tokens:
+            text, pos = t.text, t.pos
+            if pos == prev_pos + 1 and prev_text != text:
+                t.text = f"{prev_text} {text}"
+                yield t
+                t.text = text
+            prev_text, prev_pos = text, pos
+
+
+def body(parts: Mapping[str, str]) -> str:
+    """Return the weighted body text of a paragraph from its named parts (see :data:`PART_WEIGHTS`)."""
+    def clean(text: str) -> str:
+        return text.replace(_PART_SEP, " ").replace(_WEIGHT_SEP, " ")
+
+    return _PART_SEP.join(f"{PART_WEIGHTS[name]}{_WEIGHT_SEP}{clean(text)}"
+                          for name, text in parts.items() if text.strip())
 
 
 def analyzer() -> Analyzer:
-    """Return the analyzer shared by the index and the queries: words, lower case, stop words, Porter stems."""
-    return StemmingAnalyzer(stoplist=STOPS, minsize=1, cachesize=-1)
+    """Return the analyzer of the index and the queries: words, lower case, no stop words, Porter stems."""
+    return (PartsTokenizer() | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=1, renumber=False)
+            | StemFilter(cachesize=-1))
+
+
+def pairs_analyzer() -> Analyzer:
+    """Return the analyzer of the ``pairs`` field: the body's adjacent stemmed word pairs."""
+    return analyzer() | PairFilter()
 
 
 def unstemmed_analyzer() -> Analyzer:
@@ -66,20 +180,17 @@ def unstemmed_analyzer() -> Analyzer:
 
 
 def schema() -> Schema:
-    """Return the index schema (see the module docstring for the fields)."""
-    ana = analyzer()
+    """Return the index schema: one weighted ``body`` field searched, the rest stored or filtered on."""
     return Schema(
         id=ID(stored=True, unique=True),
         game=ID(stored=True),
         kind=ID(stored=True),
         doc=ID(stored=True),
-        title=TEXT(analyzer=ana, stored=True),
-        keys=TEXT(analyzer=ana),
-        terms=TEXT(analyzer=ana),
-        section=TEXT(analyzer=ana),
-        text=TEXT(analyzer=ana, stored=True),
-        amend=TEXT(analyzer=ana),
+        body=TEXT(analyzer=analyzer()),
+        pairs=TEXT(analyzer=pairs_analyzer(), phrase=False),
         words=TEXT(analyzer=unstemmed_analyzer(), phrase=False),
+        title=STORED(),
+        text=STORED(),
         source=STORED(),
         locator=STORED(),
     )
@@ -228,6 +339,18 @@ def expansions(corpus: Corpus, synonyms: Mapping[str, Mapping[str, list[str]]]) 
     return out
 
 
+def glossary_terms(corpus: Corpus) -> dict[str, list[list[str]]]:
+    """Return, per game, the stemmed names the glossary defines (terms and aliases)."""
+    out: dict[str, set[tuple[str, ...]]] = {}
+    for p in corpus:
+        if p.kind == "glossary":
+            for name in (*p.defines, *p.aliases):
+                words = stems(name)
+                if words:
+                    out.setdefault(p.game, set()).add(words)
+    return {game: sorted(list(w) for w in names) for game, names in sorted(out.items())}
+
+
 # --------------------------------------------------------------------------- documents
 
 def _table_text(p: Paragraph) -> str:
@@ -255,16 +378,18 @@ def documents(corpus: Corpus) -> Iterator[dict[str, Any]]:
         text = corpus.text_of(p.id)
         table = _table_text(p)
         section = " ".join(x for x in (p.source.section, p.source.paragraph) if x)
-        body = "\n".join(x for x in (text, table) if x)
+        body_text = "\n".join(x for x in (text, table) if x)
+        parts = {
+            "title": p.title, "keys": "\n".join(keys[p.id]), "section": section, "terms": "\n".join(p.terms),
+            "text": body_text, "amend": "\n".join(amend.get(p.id, [])),
+        }
         yield {
             "id": p.id, "game": p.game, "kind": p.kind, "doc": p.source.doc,
+            "body": body(parts),
+            "pairs": body(parts),
+            "words": "\n".join((p.title, body_text, *keys[p.id])),
             "title": p.title,
-            "keys": "\n".join(keys[p.id]),
-            "terms": "\n".join(p.terms),
-            "section": section,
-            "text": body,
-            "amend": "\n".join(amend.get(p.id, [])),
-            "words": "\n".join((p.title, body, *keys[p.id])),
+            "text": text,
             "source": json.dumps(p.source.to_json()),
             "locator": corpus.locator(p.id),
         }
@@ -306,7 +431,10 @@ def _prune(index_dir: Path, keep: int = 2) -> None:
 
 
 def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
-    """Write the index of *corpus* into a new generation beside *index_dir*, swap it in, return *index_dir*."""
+    """Write the index of *corpus* into a new generation beside *index_dir*, swap it in; return *index_dir*.
+
+    *digest* is the hash of the inputs, recorded in ``meta.json`` to tell when the index is stale.
+    """
     index_dir = Path(index_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     generation = index_dir.parent / f".{index_dir.name}-gen-{digest[:12]}-{time.time_ns()}"
@@ -327,6 +455,7 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
             "paragraphs": count,
             "games": dict(corpus.games),
             "expansions": [e.to_json() for e in expansions(corpus, read_synonyms())],
+            "glossary_terms": glossary_terms(corpus),
         }
         (generation / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
     except BaseException:
