@@ -8,6 +8,8 @@ command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 dpkg -s libharfbuzz-subset0 >/dev/null 2>&1 || need+=(libharfbuzz-subset0)
 dpkg -s libpango-1.0-0 >/dev/null 2>&1 || need+=(libpango-1.0-0 libpangoft2-1.0-0)
 dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need+=(fonts-dejavu-core)
+# The quick reference (engine/quickref.py) is set in DejaVu Sans Condensed, which is in -extra.
+dpkg -s fonts-dejavu-extra >/dev/null 2>&1 || need+=(fonts-dejavu-extra)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
