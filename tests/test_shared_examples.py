@@ -27,8 +27,10 @@ def test_shared_example_in_process(path: Path) -> None:
 @pytest.mark.skipif(not (SHARED / "bin" / "check-examples").exists(), reason="no ../shared beside this checkout")
 def test_check_examples_script_passes_through_the_cli() -> None:
     cmd = f"{sys.executable} -m engine.cli"
+    # The public examples go through the real command line, one process each, as the checker runs them;
+    # our own scenario files run in-process (tests/scenarios, collected by conftest.py).
     proc = subprocess.run([sys.executable, str(SHARED / "bin" / "check-examples"), str(SHARED / "examples"),
-                           str(ROOT / "tests" / "scenarios"), "--cmd", cmd], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600, env={**os.environ})
+                           "--cmd", cmd], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                          env={**os.environ})
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert " 0 failed" in proc.stdout

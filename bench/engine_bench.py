@@ -1,0 +1,141 @@
+"""Benchmark in-process rulings: p50/p95 of ``engine.core.resolve`` per registered situation.
+
+Positions: every scenario file under ``tests/scenarios/<game>/`` and every example under
+``../shared/examples/<game>/`` (both ``{"title", "from", "position", "expect"}``). Each position is resolved
+once as a warm-up (the corpus and the schema validators are cached by then), then ``--repeat`` times; the
+times of all positions of a situation are pooled for its p50 and p95.
+
+Baseline, measured in the same run on the same positions: ``engine.core.read_position`` alone (finding the
+situation and validating the position against its JSON Schema), so the ratio column shows what the rules
+themselves add on top of reading the input. The target is p50 <= 1 ms per situation (``--budget-ms``);
+situations over it are flagged and the exit status is 1. Registered situations without any position are
+listed as such.
+
+    .venv/bin/python bench/engine_bench.py [--repeat N] [--game G] [--budget-ms MS] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.core import load_situations, read_position, resolve  # noqa: E402
+from engine.corpus import get_corpus  # noqa: E402
+
+SOURCES = (ROOT / "tests" / "scenarios", ROOT.parent / "shared" / "examples")
+
+
+@dataclass(frozen=True)
+class Row:
+    """The timings of one situation."""
+
+    game: str
+    situation: str
+    positions: int
+    p50_ms: float
+    p95_ms: float
+    base_p50_ms: float
+
+    @property
+    def ratio(self) -> float:
+        """Return the resolve p50 over the validation-only p50."""
+        return self.p50_ms / self.base_p50_ms if self.base_p50_ms else float("inf")
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the row as JSON."""
+        return {"game": self.game, "situation": self.situation, "positions": self.positions,
+                "p50_ms": round(self.p50_ms, 4), "p95_ms": round(self.p95_ms, 4),
+                "validate_p50_ms": round(self.base_p50_ms, 4), "ratio": round(self.ratio, 2)}
+
+
+def positions(game: str | None) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """Return the positions of every scenario and example file, grouped by (game, situation)."""
+    out: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for root in SOURCES:
+        if not root.is_dir():
+            continue
+        for path in sorted(root.glob("*/*.json")):
+            pos = json.loads(path.read_text(encoding="utf-8")).get("position")
+            if not isinstance(pos, dict) or (game and pos.get("game") != game):
+                continue
+            out[(str(pos.get("game")), str(pos.get("situation")))].append(pos)
+    return out
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Return the q-th percentile (0..100) by nearest rank."""
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))
+    return ordered[index]
+
+
+def timed(fn: Callable[[dict[str, Any]], object], pos: dict[str, Any], repeat: int) -> list[float]:
+    """Return *repeat* wall times of ``fn(pos)`` in milliseconds."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(pos)
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def measure(groups: dict[tuple[str, str], list[dict[str, Any]]], repeat: int) -> list[Row]:
+    """Time resolve and validation alone for every group of positions."""
+    corpus = get_corpus()
+    rows = []
+    for (game, name), group in sorted(groups.items()):
+        times: list[float] = []
+        base: list[float] = []
+        for pos in group:
+            resolve(pos, corpus)  # warm-up
+            times += timed(lambda p: resolve(p, corpus), pos, repeat)
+            base += timed(read_position, pos, repeat)
+        rows.append(Row(game, name, len(group), statistics.median(times), percentile(times, 95),
+                        statistics.median(base)))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print one line per situation; exit 1 when a p50 is over budget."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=50, help="timed runs per position (default 50)")
+    parser.add_argument("--game", help="only this game")
+    parser.add_argument("--budget-ms", type=float, default=1.0, help="p50 budget per situation (default 1 ms)")
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    registered = {k for k in load_situations() if not args.game or k[0] == args.game}
+    groups = {k: v for k, v in positions(args.game).items() if k in registered}
+    rows = measure(groups, args.repeat)
+    print(f"{'game':<22}{'situation':<20}{'pos':>5}{'p50 ms':>10}{'p95 ms':>10}{'validate':>10}{'ratio':>8}")
+    over = []
+    for r in rows:
+        flag = "  OVER BUDGET" if r.p50_ms > args.budget_ms else ""
+        if flag:
+            over.append(r)
+        print(f"{r.game:<22}{r.situation:<20}{r.positions:>5}{r.p50_ms:>10.3f}{r.p95_ms:>10.3f}"
+              f"{r.base_p50_ms:>10.3f}{r.ratio:>7.1f}x{flag}")
+    missing = sorted(registered - set(groups))
+    for game, name in missing:
+        print(f"{game:<22}{name:<20}{0:>5}  no scenario or example position")
+    print(f"{len(rows)} situations timed, {len(over)} over the {args.budget_ms:g} ms p50 budget, "
+          f"{len(missing)} without positions; baseline = schema validation only (read_position)")
+    if args.json:
+        args.json.write_text(json.dumps({"budget_ms": args.budget_ms, "repeat": args.repeat,
+                                         "rows": [r.to_json() for r in rows],
+                                         "missing": [list(m) for m in missing]}, indent=2) + "\n")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

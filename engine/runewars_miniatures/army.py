@@ -1,0 +1,199 @@
+"""RuneWars Miniatures army building: points limit, one faction, upgrade slots, unique names and units.
+
+Paragraphs: ``rwm.army-building.points`` (at most 200 points, or the agreed value), ``.units`` (one
+faction, a configuration from the costing table), ``.upgrades``/``rwm.88.6``/``rwm.88.7`` (unit-type and
+faction icons), ``.upgrade-slots``/``rwm.88``/``rwm.89`` (1 card per matching upgrade icon of the chosen
+configuration), ``rwm.86.1`` (1 card per unique name), ``rwm.86.2``/``.unique-units`` (1 unique unit per
+100 points), ``.characters`` (a character card's own rules take priority).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runewars_miniatures.common import GAME, NAME, UNIT_TYPE, UPGRADE_ICON, article, plural
+from engine.schema import BOOL, FACTION, arr, integer, nullable, obj, text
+
+UPGRADE = obj(["name", "icon", "cost"], name=NAME, icon=UPGRADE_ICON, cost=integer(0, 200),
+              faction=nullable(FACTION), unit_type=nullable(UNIT_TYPE), unique=BOOL)
+CONFIGURATION = obj(["trays", "cost"], trays=integer(1, 30), cost=integer(0, 999),
+                    upgrade_icons=arr(UPGRADE_ICON, max_items=20))
+UNIT = obj(["name", "configuration"], name=NAME, faction=FACTION, type=UNIT_TYPE, unique=BOOL,
+           configuration=CONFIGURATION, upgrades=arr(UPGRADE, max_items=20), army_rules=text(1000))
+SCHEMA: dict[str, Any] = obj(["units"], extra=True, points_limit=integer(0, 5000), faction=FACTION,
+                             units=arr(UNIT, max_items=60))
+
+
+@dataclass(frozen=True)
+class UpgradeCard:
+    """An upgrade card equipped to a unit."""
+
+    name: str
+    icon: str
+    cost: int
+    faction: str | None
+    unit_type: str | None
+    unique: bool
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> UpgradeCard:
+        """Read an upgrade card."""
+        return cls(raw["name"], raw["icon"], int(raw["cost"]), raw.get("faction"), raw.get("unit_type"),
+                   bool(raw.get("unique", False)))
+
+
+@dataclass(frozen=True)
+class ArmyUnit:
+    """A unit in an army list: its card and the configuration it is bought in."""
+
+    name: str
+    faction: str | None
+    type: str | None
+    unique: bool
+    trays: int
+    cost: int
+    icons: tuple[str, ...]
+    upgrades: tuple[UpgradeCard, ...]
+    army_rules: str | None
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> ArmyUnit:
+        """Read a unit."""
+        conf = raw["configuration"]
+        return cls(raw["name"], raw.get("faction"), raw.get("type"), bool(raw.get("unique", False)),
+                   int(conf["trays"]), int(conf["cost"]), tuple(conf.get("upgrade_icons") or []),
+                   tuple(UpgradeCard.from_json(u) for u in raw.get("upgrades") or []), raw.get("army_rules"))
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+@rule("rwm.army-building.points", "rwm.army-building.units", "rwm.army-building.upgrades")
+def army_points(units: Sequence[ArmyUnit]) -> int:
+    """Return the army's points: each unit's configuration cost plus the cost of every upgrade card."""
+    return sum(u.cost + sum(c.cost for c in u.upgrades) for u in units)
+
+
+@rule("rwm.army-building.points", "rwm.setup.1")
+def is_within_limit(points: int, limit: int) -> bool:
+    """Return whether the army costs no more than the points limit (exactly the limit is allowed)."""
+    return points <= limit
+
+
+@rule("rwm.army-building.units", "rwm.37")
+def same_faction(unit_faction: str | None, army_faction: str | None) -> bool:
+    """Return whether a unit belongs to the army's one faction."""
+    return unit_faction is None or army_faction is None or unit_faction == army_faction
+
+
+@rule("rwm.army-building.upgrades", "rwm.88.7")
+def upgrade_faction_ok(card: UpgradeCard, army_faction: str | None) -> bool:
+    """Return whether a card with a faction icon is in an army of that faction."""
+    return card.faction is None or army_faction is None or card.faction == army_faction
+
+
+@rule("rwm.army-building.upgrades", "rwm.88.6")
+def upgrade_type_ok(card: UpgradeCard, unit_type: str | None) -> bool:
+    """Return whether a card with a unit-type icon is equipped to a unit of that type."""
+    return card.unit_type is None or unit_type is None or card.unit_type == unit_type
+
+
+@rule("rwm.army-building.upgrade-slots", "rwm.88", "rwm.89")
+def overfilled_icons(unit: ArmyUnit, corpus: Corpus) -> dict[str, tuple[int, int]]:
+    """Return {icon: (cards, slots)} for every icon with more cards than the configuration's icons allow:
+    1 card per matching icon in the Available Upgrades entry."""
+    per_icon = int(corpus.fact("rwm.army-building.upgrade-slots", "upgrade_cards_per_available_icon"))
+    slots = Counter(unit.icons)
+    cards = Counter(c.icon for c in unit.upgrades)
+    return {icon: (n, slots[icon] * per_icon) for icon, n in cards.items() if n > slots[icon] * per_icon}
+
+
+@rule("rwm.86.2", "rwm.army-building.unique-units")
+def unique_unit_limit(points_limit: int, corpus: Corpus) -> int:
+    """Return how many unique units the army may include: 1 for every 100 points allowed."""
+    return points_limit // int(corpus.fact("rwm.86.2", "points_per_unique_unit"))
+
+
+@rule("rwm.86.1", "rwm.86")
+def repeated_unique_names(units: Sequence[ArmyUnit], corpus: Corpus) -> list[str]:
+    """Return the unique names borne by more than 1 card of the army, units and upgrades alike."""
+    most = int(corpus.fact("rwm.86.1", "max_cards_per_unique_name"))
+    cards: list[tuple[str, bool]] = []
+    for u in units:
+        cards.append((u.name, u.unique))
+        cards.extend((c.name, c.unique) for c in u.upgrades)
+    counts = Counter(name.casefold() for name, _ in cards)
+    unique = {name.casefold() for name, is_unique in cards if is_unique}
+    seen: dict[str, str] = {}
+    for name, _ in cards:
+        seen.setdefault(name.casefold(), name)
+    return [seen[key] for key in seen if key in unique and counts[key] > most]
+
+
+# ----------------------------------------------------------------------------------- resolution
+
+def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpus) -> None:
+    """Record the faction, upgrade-icon and upgrade-restriction checks of one unit."""
+    if not same_faction(unit.faction, faction):
+        trace.violate(f"{unit.name} is a {unit.faction} unit in a {faction} army; every unit of an army "
+                      f"belongs to the same faction", same_faction)
+    for card in unit.upgrades:
+        if not upgrade_faction_ok(card, faction):
+            trace.violate(f"{card.name} shows the {card.faction} faction icon and cannot be used in a "
+                          f"{faction} army", upgrade_faction_ok)
+        if not upgrade_type_ok(card, unit.type):
+            trace.violate(f"{card.name} shows the {card.unit_type} unit-type icon and cannot be equipped to "
+                          f"{unit.name}, {article(unit.type or 'other')} {unit.type} unit", upgrade_type_ok)
+    over = overfilled_icons(unit, corpus)
+    for icon, (cards, slots) in over.items():
+        trace.violate(f"{unit.name} ({plural(unit.trays, 'tray')}) equips {plural(cards, icon + ' upgrade')} "
+                      f"but its configuration shows {plural(slots, icon + ' icon')}", overfilled_icons)
+    if unit.upgrades and not over:
+        icons = ", ".join(c.icon for c in unit.upgrades)
+        trace.step(f"{unit.name} ({plural(unit.trays, 'tray')}, {unit.cost} points): its upgrades ({icons}) "
+                   f"each fill a matching icon of its configuration.", overfilled_icons)
+    if unit.army_rules:
+        trace.step(f"{unit.name}'s card changes what the army may contain; its own rules take priority over "
+                   f"army building and are not applied here: {unit.army_rules}",
+                   "rwm.army-building.characters", "rwm.golden-rules.2")
+        trace.decide("players", f"how {unit.name}'s card rule changes this army's legality",
+                     "rwm.army-building.characters")
+
+
+@situation(GAME, "army", SCHEMA)
+def resolve_army(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Check an army list: points, faction, upgrade icons and restrictions, unique names and units."""
+    units = [ArmyUnit.from_json(u) for u in pos["units"]]
+    limit = pos.get("points_limit")
+    if limit is None:
+        limit = int(corpus.fact("rwm.army-building.points", "army_points_limit"))
+    faction = pos.get("faction") or next((u.faction for u in units if u.faction), None)
+    points = army_points(units)
+    trace.step(f"The army has {plural(len(units), 'unit')}"
+               + (f" of the {faction} faction" if faction else "")
+               + f" and costs {points} points (configurations plus upgrade cards).", army_points)
+    if is_within_limit(points, limit):
+        trace.step(f"{points} points is within the {limit}-point limit.", is_within_limit)
+    else:
+        trace.violate(f"the army costs {points} points, more than the {limit}-point limit", is_within_limit)
+    for unit in units:
+        _check_unit(unit, faction, trace, corpus)
+    allowed = unique_unit_limit(limit, corpus)
+    uniques = [u.name for u in units if u.unique]
+    if len(uniques) > allowed:
+        trace.violate(f"{plural(len(uniques), 'unique unit')} ({', '.join(uniques)}) but a {limit}-point "
+                      f"army may include {allowed}", unique_unit_limit)
+    elif uniques:
+        trace.step(f"{plural(len(uniques), 'unique unit')}, within the {allowed} a {limit}-point army allows "
+                   f"(unique upgrades do not count).", unique_unit_limit)
+    for name in repeated_unique_names(units, corpus):
+        trace.violate(f"the army contains more than 1 card named {name}, a unique name",
+                      repeated_unique_names)
+    if not trace.violations:
+        trace.step("Every army-building rule is met.", "rwm.army-building")
+    return {"points": points, "points_limit": limit, "unique_units": len(uniques),
+            "unique_unit_limit": allowed, "violations": []}

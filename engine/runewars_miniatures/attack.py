@@ -1,0 +1,451 @@
+"""RuneWars Miniatures attacks: the 11 steps of entry 10, from the attack profile to the morale test.
+
+Paragraphs: ``rwm.10`` and ``rwm.10.1``-``rwm.10.13``; target legality (``rwm.10.2.b1`` melee must be
+engaged, ``rwm.10.2.b2`` ranged at range 1-5 in line of sight, ``rwm.65.2`` no ranged attack while engaged,
+``rwm.65.3`` shooting into a melee); flanking (``rwm.41.1.b2`` +1 die, ``rwm.41.1.b3`` no rank rerolls
+against the flanker); rank rerolls (``rwm.10.4.b1``/``.b2``, Precise ``rwm.45.3``); surges, accuracy, mortal
+strikes, hits x threat (``threat.py``), damage and wounds (``damage.py``), reconfigure, morale
+(``morale.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runewars_miniatures.common import (
+    GAME,
+    KEYWORD_X,
+    NAME,
+    RANKS,
+    Formation,
+    full_ranks_behind,
+    get_int,
+    is_partial,
+    keyword_instances,
+    keyword_value,
+    plural,
+)
+from engine.runewars_miniatures.damage import (
+    Casualties,
+    casualties,
+    damage_from_hits,
+    effective_defense,
+    mortal_strike_wounds,
+    wounds_from_damage,
+)
+from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
+from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
+from engine.schema import BOOL, Schema, arr, enum, integer, obj
+
+EDGE: Schema = enum("front", "side", "rear")
+COUNT: Schema = integer(0, 99)
+ATTACKER: Schema = obj(
+    ["ranks"], name=NAME, ranks=RANKS, contacted_edge=EDGE, contacted_edges=arr(EDGE, 1, 3),
+    touching_partial_rank=BOOL, touching_other_trays=BOOL, brutal=KEYWORD_X, precise=KEYWORD_X,
+    flanking=BOOL, flanking_die=enum("blue", "red"), flanked_by_defender=BOOL, engaged=BOOL,
+    range=integer(1, 99), line_of_sight=BOOL, in_firing_arc=BOOL, profile=enum("melee", "ranged"),
+    dice=integer(0, 30), dice_removed=integer(0, 30),
+)
+DEFENDER: Schema = obj(
+    ["defense"], name=NAME, defense=integer(0, 20), defend_modifier=integer(0, 20),
+    defense_modifiers=arr(integer(-20, 20), max_items=20), wound_threshold=integer(1, 20), ranks=RANKS,
+    figures_per_tray=integer(1, 12), figure_upgrades=integer(0, 12), panic_tokens=COUNT,
+    engaged_with_allies=arr(NAME, max_items=20),
+)
+RESULTS: Schema = obj(None, hit=COUNT, mortal_strike=COUNT, accuracy=COUNT, morale=COUNT, surge=COUNT)
+SCHEMA: dict[str, Any] = {
+    **obj(["attack_type", "attacker", "defender", "results"], extra=True,
+          attack_type=enum("melee", "ranged"), attacker=ATTACKER, defender=DEFENDER, results=RESULTS,
+          panic_tokens_spent=COUNT),
+    "allOf": [{"if": {"properties": {"attack_type": {"const": "ranged"}}, "required": ["attack_type"]},
+               "then": {"properties": {"attacker": {"required": ["range"]}}}}],
+}
+PROFILE_RULE = {"melee": "rwm.48.1", "ranged": "rwm.65.1"}
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+@rule("rwm.10.1", "rwm.48.1", "rwm.65.1")
+def is_profile_allowed(profile: str | None, attack_type: str) -> bool:
+    """Return whether the chosen attack profile matches the attack action's type (melee or ranged)."""
+    return profile is None or profile == attack_type
+
+
+@rule("rwm.10.2.b1", "rwm.48")
+def can_melee(engaged: bool) -> bool:
+    """Return whether a melee target is legal: the attacker must be engaged with the defender."""
+    return engaged
+
+
+@rule("rwm.65.2")
+def can_shoot_while(engaged: bool, corpus: Corpus) -> bool:
+    """Return whether the attacker may make a ranged attack: not while it is engaged."""
+    return not engaged or bool(corpus.fact("rwm.65.2", "allowed_while_engaged"))
+
+
+@rule("rwm.10.2.b2", "rwm.64.6.b3")
+def is_in_range(distance: int, corpus: Corpus) -> bool:
+    """Return whether a ranged target is at range 1-5 (both ends of the span included)."""
+    lo = int(corpus.fact("rwm.10.2.b2", "ranged_attack_min_range"))
+    hi = int(corpus.fact("rwm.10.2.b2", "ranged_attack_max_range"))
+    return lo <= distance <= hi
+
+
+@rule("rwm.10.2.b2", "rwm.46.1", "rwm.65", "rwm.39.3")
+def can_see(line_of_sight: bool, in_firing_arc: bool) -> bool:
+    """Return whether a ranged target is in line of sight, traced inside the attacker's firing arc."""
+    return line_of_sight and in_firing_arc
+
+
+@rule("rwm.41.1", "rwm.41.1.b2", "rwm.51.2")
+def flanking_dice(flanking: bool, corpus: Corpus) -> int:
+    """Return the extra dice of a flanking attacker: 1 (blue or red, its choice), added before any removal."""
+    return int(corpus.fact("rwm.41.1.b2", "flanking_extra_dice")) if flanking else 0
+
+
+@rule("rwm.10.3.b1", "rwm.51.2")
+def dice_to_roll(profile_dice: int, extra: int, removed: int) -> int:
+    """Return the dice rolled: the profile's plus dice added, minus dice removed (0 cancels the attack)."""
+    return max(0, profile_dice + extra - removed)
+
+
+@rule("rwm.10.4", "rwm.10.4.b1", "rwm.10.4.b2", "rwm.45.3", "rwm.41.1.b3")
+def rank_rerolls(formation: Formation, precise: int, flanked_by_defender: bool,
+                 corpus: Corpus) -> tuple[int, int]:
+    """Return (full-rank rerolls, dice of the partial-rank reroll).
+
+    One reroll of any dice per full rank behind the front rank (Precise X counts X more full ranks), then 1
+    die for a partial rank; none at all when the attacker is flanked by the unit it attacks.
+    """
+    if flanked_by_defender:
+        return 0, 0
+    per_rank = int(corpus.fact("rwm.10.4.b1", "rerolls_per_full_rank_behind_front"))
+    partial = 0
+    if formation.has_partial_rank:
+        partial = int(corpus.fact("rwm.10.4.b2", "dice_per_partial_rank_reroll"))
+    return (formation.full_ranks_behind_front + precise) * per_rank, partial
+
+
+# ----------------------------------------------------------------------------------- resolution
+
+def _contact(att: Mapping[str, Any], flanking: bool, trace: Trace) -> tuple[Contact | None, list[str]]:
+    """Read the contacted edge(s); return the chosen contact (None when the attacker still has to choose)."""
+    edges = list(dict.fromkeys(att.get("contacted_edges") or []))
+    chosen = att.get("contacted_edge")
+    if chosen is not None and edges and chosen not in edges:
+        raise UnreadableInputError(f"contacted_edge {chosen!r} is not among contacted_edges {edges!r}",
+                                   path="attacker.contacted_edge")
+    options = edges or ([chosen] if chosen else [])
+    if not options:
+        raise UnreadableInputError("missing field 'contacted_edge' (a melee attacker touches the defender "
+                                   "with one of its edges)", path="attacker.contacted_edge")
+    if flanking and "front" not in options:
+        raise UnreadableInputError("a flanking unit touches the enemy with its front edge, but no "
+                                   "contacted edge is the front edge", path="attacker.flanking")
+    touch = (bool(att.get("touching_partial_rank", False)), bool(att.get("touching_other_trays", False)))
+    if chosen is None and len(options) > 1:
+        return None, options
+    edge = chosen or options[0]
+    if len(options) > 1:
+        trace.step(f"The attacker touches the defender with several edges ({', '.join(options)}); he chooses "
+                   f"the {edge} edge to set his threat.", "rwm.82.1.b1")
+    return Contact(edge, *touch), options
+
+
+def _target(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> None:
+    """Step 2: check that the defender is a legal target for this attack type."""
+    kind = pos["attack_type"]
+    att = pos["attacker"]
+    flanking = bool(att.get("flanking", False))
+    flanked = bool(att.get("flanked_by_defender", False))
+    engaged = att.get("engaged")
+    if engaged is None:
+        engaged = flanking or flanked or kind == "melee"
+    d_name = pos["defender"].get("name") or "the defender"
+    if kind == "melee":
+        if can_melee(bool(engaged)):
+            trace.step(f"Choose target: {d_name} is an enemy unit engaged with the attacker, so it may be "
+                       f"the target of a melee attack.", "rwm.10.2", can_melee)
+        else:
+            trace.violate("a melee attack needs a defender engaged with the attacker, and the attacker is "
+                          f"not engaged with {d_name}", can_melee)
+        return
+    if not can_shoot_while(bool(engaged), corpus):
+        why = " (flanking or being flanked means it is engaged)" if (flanking or flanked) and not att.get(
+            "engaged") else ""
+        trace.violate(f"the attacker is engaged{why}; an engaged unit cannot make a ranged attack",
+                      can_shoot_while)
+    distance = int(att["range"])
+    if not is_in_range(distance, corpus):
+        trace.violate(f"{d_name} is at range {distance}; a ranged target must be at range "
+                      f"{corpus.fact('rwm.10.2.b2', 'ranged_attack_min_range')}-"
+                      f"{corpus.fact('rwm.10.2.b2', 'ranged_attack_max_range')}", is_in_range)
+    los, arc = bool(att.get("line_of_sight", True)), bool(att.get("in_firing_arc", True))
+    if not can_see(los, arc):
+        trace.violate(f"{d_name} is not " + ("inside the attacker's firing arc" if not arc else
+                                              "in the attacker's line of sight") +
+                      "; a ranged target must be in line of sight, traced within the firing arc", can_see)
+    if not trace.violations:
+        trace.step(f"Choose target: {d_name} is at range {distance}, in line of sight and inside the "
+                   f"firing arc, and the attacker is not engaged: a legal ranged target.",
+                   "rwm.10.2", is_in_range, can_see, can_shoot_while)
+        allies = list(pos["defender"].get("engaged_with_allies") or [])
+        if allies:
+            trace.step(f"{d_name} is engaged with {', '.join(allies)}, allied to the attacker: shooting into "
+                       "that melee is allowed, but each of those units will suffer a morale test afterwards.",
+                       "rwm.65.3")
+
+
+def _empty_outcome() -> dict[str, Any]:
+    return {"threat": None, "extra_dice": None, "rerolls": None, "damage": None, "defense": None,
+            "wounds": None, "figures_removed": None, "trays_removed": None, "morale_test_severity": None,
+            "destroyed": None, "canceled": False}
+
+
+@situation(GAME, "attack", SCHEMA)
+def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale."""
+    kind = pos["attack_type"]
+    att, dfd = pos["attacker"], pos["defender"]
+    results = pos["results"]
+    a_name, d_name = att.get("name") or "the attacker", dfd.get("name") or "the defender"
+    formation = Formation.from_json(att["ranks"], "attacker.ranks")
+    d_form = Formation.from_json(dfd["ranks"], "defender.ranks") if dfd.get("ranks") else None
+    flanking = bool(att.get("flanking", False))
+    flanked = bool(att.get("flanked_by_defender", False))
+    out = _empty_outcome()
+    trace.step(f"{a_name} (formation {formation.describe()}) makes a {kind} attack against {d_name}; the "
+               f"11 steps of an attack resolve in order.", "rwm.10", "rwm.10.12")
+
+    # 1. profile
+    profile = att.get("profile")
+    if not is_profile_allowed(profile, kind):
+        trace.violate(f"a {profile} attack profile cannot be used for a {kind} attack action",
+                      is_profile_allowed)
+    else:
+        trace.step(f"Choose attack profile: the attacker uses one of its {kind} attack profiles.",
+                   "rwm.10.1", PROFILE_RULE[kind])
+    # 2. target
+    _target(pos, trace, corpus)
+    panic_spent = get_int(pos, "panic_tokens_spent")
+    panic_have = dfd.get("panic_tokens")
+    if not can_spend_panic(panic_spent, panic_have):
+        trace.violate(f"{panic_spent} panic token(s) to spend, but {d_name} has only {panic_have}",
+                      can_spend_panic)
+    contact: Contact | None = None
+    options: list[str] = []
+    if kind == "melee":
+        contact, options = _contact(att, flanking, trace)
+    if trace.violations:
+        return out
+
+    # 3. roll dice
+    extra = flanking_dice(flanking, corpus)
+    out["extra_dice"] = extra
+    if flanking:
+        trace.step(f"Roll dice: {a_name}'s front edge touches a side or the back edge of {d_name}, so it is "
+                   f"flanking and adds {plural(extra, 'extra die', 'extra dice')} to its roll.", "rwm.10.3",
+                   flanking_dice)
+        if att.get("flanking_die") is None:
+            trace.decide("attacker", "the colour of the flanking die (blue or red)", flanking_dice,
+                         options=("blue", "red"))
+    else:
+        trace.step("Roll dice: the attacker rolls the dice shown on its attack profile.", "rwm.10.3")
+    if att.get("dice") is not None:
+        rolled = dice_to_roll(int(att["dice"]), extra, get_int(att, "dice_removed"))
+        out["dice"] = rolled
+        if rolled == 0:
+            trace.step("Game effects removed every die: there is nothing to roll, so the attack is canceled.",
+                       dice_to_roll)
+            out.update(canceled=True, damage=0, wounds=0, figures_removed=0, trays_removed=0,
+                       morale_test_severity=0, destroyed=False)
+            return out
+
+    # 4. rerolls
+    precise = keyword_value(att.get("precise"))
+    full, partial = rank_rerolls(formation, precise, flanked, corpus)
+    out["rerolls"] = {"full_rank": full, "partial_rank": partial}
+    if flanked:
+        lost = " (Precise too: it only counts extra full ranks)" if precise else ""
+        trace.step(f"Reroll for extra ranks: {a_name} is flanked by {d_name}, the unit it attacks, so it "
+                   f"gets no rerolls for its ranks{lost}.", "rwm.10.4", "rwm.41.1.b3",
+                   *(["rwm.45.3"] if precise else []))
+    else:
+        behind = formation.full_ranks_behind_front
+        parts = [f"{plural(behind, 'full rank')} behind the front rank"]
+        if precise:
+            parts.append(f"Precise {precise} counts as "
+                         f"{plural(precise, 'more full rank', 'more full ranks')}")
+        text = (f"Reroll for extra ranks: {'; '.join(parts)}: {plural(full, 'reroll')} of any number of dice"
+                + (", then 1 die for the partial rank" if partial else "") + ".")
+        cites: list[Any] = ["rwm.10.4", "rwm.10.4.b1", full_ranks_behind]
+        if partial:
+            cites += ["rwm.10.4.b2", is_partial]
+        if precise:
+            cites.append("rwm.45.3")
+            if keyword_instances(att.get("precise")) > 1:
+                cites.append(keyword_value)
+        trace.step(text, *cites)
+
+    hits, strikes = get_int(results, "hit"), get_int(results, "mortal_strike")
+    accuracy, morale = get_int(results, "accuracy"), get_int(results, "morale")
+    surge = get_int(results, "surge")
+    # 5. modify dice
+    trace.step(f"Modify dice: the final results are {plural(hits, 'hit')}, "
+               f"{plural(strikes, 'mortal strike')}, {accuracy} accuracy, {morale} morale and "
+               f"{plural(surge, 'surge')}; every icon must be spent if possible.", "rwm.10.5", "rwm.10.13")
+    # 6. surges
+    if surge:
+        trace.step(f"Spend surges: the attacker spends its {plural(surge, 'surge')} on {kind}-icon surge "
+                   f"abilities of its unit and upgrade cards, 1 surge per surge icon.",
+                   "rwm.10.6", "rwm.80.1", "rwm.80.3")
+        trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')}",
+                     "rwm.10.6", "rwm.80.1.b1", "rwm.10.13")
+    else:
+        trace.step("Spend surges: no surge was rolled.", "rwm.10.6")
+    # 7. accuracy
+    upgrades = get_int(dfd, "figure_upgrades")
+    if not accuracy:
+        trace.step("Assign accuracy: no accuracy icon was rolled.", "rwm.10.7")
+    elif not upgrades:
+        trace.step(f"Assign accuracy: {d_name} has no figure upgrade, so the {accuracy} accuracy icon(s) "
+                   f"have no effect.", "rwm.10.7.b3", "rwm.2.3")
+    else:
+        trace.step(f"Assign accuracy: the attacker assigns {accuracy} accuracy icon(s) to {d_name}'s figure "
+                   f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
+                   f"count below follows the ordinary figures of the backmost rank.",
+                   "rwm.10.7", "rwm.10.7.b1")
+        trace.decide("attacker", f"which of the {upgrades} figure upgrade(s) get the {accuracy} accuracy "
+                                 "icon(s)",
+                     "rwm.2.1", "rwm.2.2")
+
+    # 8. mortal strikes
+    ms_wounds = mortal_strike_wounds(strikes, corpus)
+    if strikes:
+        verb = "causes" if strikes == 1 else "cause"
+        trace.step(f"Spend mortal strikes: {plural(strikes, 'mortal strike')} {verb} "
+                   f"{plural(ms_wounds, 'wound')}; defense does not apply.", mortal_strike_wounds, "rwm.92.5")
+    else:
+        trace.step("Spend mortal strikes: no mortal strike was rolled.", "rwm.10.8")
+
+    # 9. hits: threat x hits, then defense
+    brutal = keyword_value(att.get("brutal"))
+    if kind == "ranged":
+        base = ranged_base_threat(formation)
+        trace.step(f"Threat (ranged): the front edge is made of {plural(base, 'tray')}: threat {base}.",
+                   ranged_base_threat)
+    elif contact is None:
+        threats = {e: with_brutal(explain_melee(formation, Contact(e, bool(att.get("touching_partial_rank")),
+                                                                     bool(att.get("touching_other_trays"))),
+                                                 Trace()), brutal) for e in options}
+        trace.decide("attacker", "which contacted edge sets the threat", "rwm.82.1.b1",
+                     options=tuple(f"{e}: threat {t}" for e, t in threats.items()))
+        trace.step(f"Spend hits: the attacker touches {d_name} with {len(options)} edges and must choose "
+                   f"which one sets his threat ({', '.join(f'{e} {t}' for e, t in threats.items())}); damage "
+                   f"waits for that choice.", "rwm.82.1.b1", "rwm.10.9")
+        out["threat_by_edge"] = threats
+        return _morale(out, pos, morale, panic_spent, None, trace, corpus)
+    else:
+        base = explain_melee(formation, contact, trace)
+    threat = with_brutal(base, brutal)
+    if brutal:
+        trace.step(f"Brutal {brutal}: threat {base} + {brutal} = {threat} while attacking.", with_brutal,
+                   *([keyword_value] if keyword_instances(att.get("brutal")) > 1 else []))
+    out["threat"] = threat
+    damage = damage_from_hits(hits, threat)
+    out["damage"] = damage
+    trace.step(f"Spend hits: {plural(hits, 'hit')} × threat {threat} = {damage} damage.", damage_from_hits)
+    mods = [get_int(dfd, "defend_modifier"), *[int(m) for m in dfd.get("defense_modifiers") or []]]
+    base_def = int(dfd["defense"])
+    defense = effective_defense(base_def, mods, corpus)
+    out["defense"] = defense
+    mod_text = "".join(f" {'+' if m >= 0 else '−'} {abs(m)}" for m in mods if m)
+    floor = " (below 1, so it counts as 1)" if base_def + sum(mods) < defense else ""
+    if any(mods):
+        trace.step(f"Defense: {base_def}{mod_text} = {defense}{floor}; modifiers add up.", effective_defense,
+                   "rwm.24.1", *(["rwm.23", "rwm.23.1"] if mods[0] else []))
+    else:
+        trace.step(f"Defense: {defense}{floor}, with no modifier.", "rwm.24.1", effective_defense)
+    dmg_wounds, ignored = wounds_from_damage(damage, defense)
+    wounds_text = plural(dmg_wounds, "wound")
+    trace.step(f"Damage into wounds: the attacker assigns the damage to figures of the backmost rank, one "
+               f"figure at a time, each {defense} damage on a figure being 1 wound: {wounds_text}"
+               + (f"; the last {ignored} damage cannot wound a figure and is ignored." if ignored else "."),
+               wounds_from_damage, "rwm.22.1", "rwm.22.2", "rwm.22.3")
+    threshold = get_int(dfd, "wound_threshold", 1)
+    fpt = dfd.get("figures_per_tray")
+    hurt = casualties(ms_wounds + dmg_wounds, threshold, d_form, None if fpt is None else int(fpt))
+    _report(out, hurt, threshold, d_name, d_form, trace)
+    return _morale(out, pos, morale, panic_spent, hurt, trace, corpus)
+
+
+def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, d_form: Formation | None,
+            trace: Trace) -> None:
+    """Record the wounds, figures and trays lost (steps 9 and 10)."""
+    out.update(wounds=hurt.wounds, figures_removed=hurt.figures_removed, trays_removed=hurt.trays_removed,
+               wound_tokens=hurt.wound_tokens)
+    lost = ""
+    if hurt.wounds_ignored:
+        lost = f"; {hurt.wounds_ignored} more wound(s) find no figure left and are lost"
+    tokens = (f"; {plural(hurt.wound_tokens, 'wound token')} marks the figure left wounded"
+              if hurt.wound_tokens else "")
+    trace.step(f"Wounds: {d_name} suffers {plural(hurt.wounds, 'wound')}; with wound threshold {threshold} "
+               f"that removes {plural(hurt.figures_removed, 'figure')}{tokens}{lost}.",
+               casualties, "rwm.92.2")
+    if hurt.trays_removed is None or hurt.ranks_after is None or d_form is None:
+        trace.step("Reconfigure: every tray left with no figure is removed (tray counts need "
+                   "defender.ranks and figures_per_tray).", "rwm.10.10")
+        return
+    out["ranks_after"] = list(hurt.ranks_after)
+    out["destroyed"] = hurt.destroyed
+    after = "-".join(str(r) for r in hurt.ranks_after) or "none"
+    trace.step(f"Reconfigure: {plural(hurt.trays_removed, 'tray')} emptied and removed; formation "
+               f"{d_form.describe()} becomes {after}.", "rwm.10.10", "rwm.92.6", "rwm.27")
+    if d_form.depth == 1 and d_form.front >= 3 and hurt.figures_removed:
+        trace.step("In a single rank, trays whose removal would split the unit in two cannot be assigned "
+                   "damage first: the attacker works from an end tray.", "rwm.22.4")
+    if hurt.destroyed:
+        trace.step(f"{d_name} lost its last tray: it is destroyed, leaves play and its upgrade cards are "
+                   f"discarded.", "rwm.27", "rwm.27.1", "rwm.27.2")
+    if hurt.spreading_possible:
+        fewer = (f" (spread out, as few as {plural(hurt.fewest_trays_removed or 0, 'tray')} would empty)"
+                 if hurt.fewest_trays_removed is not None and hurt.fewest_trays_removed < hurt.trays_removed
+                 else "")
+        trace.decide("attacker", "which figures of the backmost rank take the wounds: the counts assume he "
+                     f"finishes each figure and each tray before the next{fewer}", "rwm.22.1", "rwm.22.2",
+                     "rwm.54.2")
+
+
+def _morale(out: dict[str, Any], pos: Mapping[str, Any], morale: int, panic_spent: int,
+            hurt: Casualties | None, trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Step 11, and the morale tests of allies after shooting into a melee."""
+    d_name = pos["defender"].get("name") or "the defender"
+    severity = attack_severity(morale, panic_spent, corpus)
+    if hurt is not None and hurt.destroyed:
+        out["morale_test_severity"] = 0
+        trace.step(f"Resolve morale: {d_name} was destroyed, so no morale test is resolved.",
+                   "rwm.10.11", "rwm.27.1")
+    else:
+        out["morale_test_severity"] = severity
+        if severity:
+            trace.step(f"Resolve morale: {plural(morale, 'morale icon')} + "
+                       f"{plural(panic_spent, 'panic token')} spent (panic tokens before any card is "
+                       f"drawn): severity {severity}. The attacker draws {plural(severity, 'morale card')} "
+                       f"and resolves 1 showing at most {severity} morale icons.",
+                       attack_severity, "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
+            trace.decide("attacker", f"which of the {plural(severity, 'morale card')} drawn to resolve",
+                         "rwm.53.1", "rwm.53.3")
+        else:
+            trace.step("Resolve morale: no morale icon and no panic token spent, so no morale test.",
+                       attack_severity)
+    allies = list(pos["defender"].get("engaged_with_allies") or []) if pos["attack_type"] == "ranged" else []
+    if allies:
+        sev = shooting_into_melee_severity(corpus)
+        out["allied_morale_tests"] = [{"unit": a, "severity": sev} for a in allies]
+        trace.step(f"After the attack, each allied unit engaged with {d_name} suffers a severity-{sev} "
+                   f"morale test: {', '.join(allies)}.", shooting_into_melee_severity)
+    return out
