@@ -10,18 +10,26 @@ MODULES = (
     "engine.rune_age.gold",
     "engine.rune_age.monument",
     "engine.rune_age.events",
-)
-OPTIONAL = (
-    "engine.runewars_miniatures",
-    "engine.runewars",
-    "engine.runeslingers",
+    "engine.runewars_miniatures.attack",
+    "engine.runewars_miniatures.activation",
+    "engine.runewars_miniatures.command",
+    "engine.runewars_miniatures.scoring",
+    "engine.runewars_miniatures.army",
+    "engine.runewars.battle",
+    "engine.runewars.damage",
+    "engine.runewars.play_order",
+    "engine.runewars.supremacy",
+    "engine.runewars.winter",
+    "engine.runewars.movement",
+    "engine.runewars.recruit",
+    "engine.runewars.game_end",
+    "engine.runeslingers.damage",
+    "engine.runeslingers.ailments",
+    "engine.runeslingers.draw",
+    "engine.runeslingers.ladder",
+    "engine.runeslingers.conflict",
+    "engine.runeslingers.deck",
 )
 
 for _name in MODULES:
     importlib.import_module(_name)
-for _name in OPTIONAL:
-    try:
-        importlib.import_module(_name)
-    except ModuleNotFoundError as _exc:  # a game whose executable rules are not written yet
-        if _exc.name != _name:
-            raise

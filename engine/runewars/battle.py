@@ -1,0 +1,398 @@
+"""Runewars battles: tally strength (fortifications, units, stronghold) and resolve the battle.
+
+Paragraphs: ``rw.battles`` and its steps ``rw.battles.6``/``.6a``/``.6b``/``.6c`` (tally strength) and ``rw.battles.7``
+(higher strength wins, ties to the defender), ``.7a`` (stronghold conquered, damaged or kept), ``.7b``-``.7d``;
+``rw.unit-classes.hexagon`` (routed hexagon units still count); the Conquer Supremacy Bonus
+(``rw.conquer-order.supremacy``); the faction defensive developments (``rw.developments.defensive-bonus``,
+``.cursed-tomb``, ``.hungry-spawn``, ``.protective-wards``, ``.reinforced-walls``); the 8-unit exception for a
+winning attacker (``rw.movement-restrictions.unit-limit.battle``); the book's example
+``rw.battle-example-round-2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runewars import damage as dmg
+from engine.runewars.common import FACTIONS, GAME, NAME, names, plural
+from engine.schema import BOOL, arr, enum, integer, nullable, obj
+
+CLASSES = ("triangle", "circle", "rectangle", "hexagon")
+DEVELOPMENTS = ("reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb")
+UNIT = obj(["class"], id=NAME, type=NAME, routed=BOOL, health=integer(1, 30), damage=integer(0, 30))
+UNIT["properties"]["class"] = enum(*CLASSES)  # "class" is a Python keyword
+STRONGHOLD = obj(["strength"], strength=integer(0, 20), damaged=BOOL)
+SCHEMA: dict[str, Any] = obj(
+    ["attacker", "defender"], extra=True,
+    attacker=obj(["units"], faction=enum(*FACTIONS), conquer_supremacy=BOOL, units=arr(UNIT, max_items=80)),
+    defender=obj(["units"], faction=enum(*FACTIONS, "neutral"), stronghold=nullable(STRONGHOLD),
+                 development=nullable(enum(*DEVELOPMENTS)), use_development=BOOL, units=arr(UNIT, max_items=80)),
+)
+DEV_RULE = {d: f"rw.developments.{d}" for d in DEVELOPMENTS}
+DEV_NAME = {d: d.replace("-", " ").title() for d in DEVELOPMENTS}
+
+
+@dataclass(frozen=True)
+class BattleUnit:
+    """A participating unit at the end of the rounds of combat."""
+
+    id: str
+    type: str
+    unit_class: str
+    routed: bool = False
+    health: int | None = None
+    damage: int = 0
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any], index: int, side: str) -> BattleUnit:
+        """Read a unit; without an id it is named after its type and place in the list."""
+        kind = str(raw.get("type") or raw["class"])
+        uid = str(raw.get("id") or f"{kind} {index + 1}")
+        health = raw.get("health")
+        unit = cls(uid, kind, raw["class"], bool(raw.get("routed", False)), health, int(raw.get("damage") or 0))
+        if health is not None and unit.damage >= health:
+            raise UnreadableInputError(f"{uid} has {unit.damage} damage and {health} health; a unit whose damage "
+                                       f"reaches its health is already destroyed",
+                                       path=f"{side}.units[{index}].damage")
+        return unit
+
+    def as_damage_unit(self) -> dmg.Unit:
+        """Return the unit for the damage rules (its health only matters once damage is dealt)."""
+        return dmg.Unit(self.id, self.health if self.health is not None else self.damage + 1, self.damage,
+                        self.routed)
+
+
+def units_from(raw: Sequence[Mapping[str, Any]], side: str) -> list[BattleUnit]:
+    """Read one side's participating units, giving each a distinct id."""
+    out = [BattleUnit.from_json(u, i, side) for i, u in enumerate(raw)]
+    seen: set[str] = set()
+    for i, u in enumerate(out):
+        if u.id in seen:
+            raise UnreadableInputError(f"two units are called {u.id!r}", path=f"{side}.units[{i}].id")
+        seen.add(u.id)
+    return out
+
+
+@dataclass(frozen=True)
+class Stronghold:
+    """The defender's stronghold in the contested area: its printed strength and which side is up."""
+
+    strength: int
+    damaged: bool = False
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | None) -> Stronghold | None:
+        """Read the stronghold, or ``None`` when the area has none."""
+        return None if raw is None else cls(int(raw["strength"]), bool(raw.get("damaged", False)))
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a defensive development did to the attacker before strength was counted."""
+
+    units: tuple[BattleUnit, ...]
+    routed: tuple[str, ...] = ()
+    destroyed: tuple[str, ...] = ()
+    retreated: tuple[str, ...] = ()
+    defender_bonus: int = 0
+    unknown_loss: int = 0  # at most this much more attacker strength lost (damage to units of unknown health)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Both sides' strength at the end of a battle and who wins (``None`` while a choice could change it)."""
+
+    effect: Effect
+    attacker_units: int
+    defender_units: int
+    stronghold: int
+    attacker: int
+    defender: int
+    winner: str | None
+
+
+@rule("rw.battles.6b", "rw.unit-classes.hexagon")
+def counts_toward_strength(unit: BattleUnit) -> bool:
+    """Return whether a unit adds 1 strength: every standing unit does, a routed one only if it is a hexagon."""
+    return not unit.routed or unit.unit_class == "hexagon"
+
+
+@rule("rw.battles.6b", "rw.term.strength")
+def unit_strength(units: Sequence[BattleUnit]) -> int:
+    """Return a side's strength from its units: its standing units plus its routed hexagon units."""
+    return sum(1 for u in units if counts_toward_strength(u))
+
+
+@rule("rw.conquer-order.supremacy", "rw.order-card-summary.conquer")
+def conquer_reduction(strength: int, corpus: Corpus) -> int:
+    """Return a stronghold's strength against a Conquer Supremacy Bonus: 3 less, never below 0."""
+    return max(0, strength - int(corpus.fact("rw.conquer-order.supremacy", "enemy_stronghold_strength_reduction")))
+
+
+@rule("rw.battles.6c")
+def stronghold_strength(stronghold: Stronghold | None, conquer_supremacy: bool, corpus: Corpus) -> int:
+    """Return what the defender's stronghold adds: the strength printed on its face-up side (reduced by a Conquer
+    Supremacy Bonus)."""
+    if stronghold is None:
+        return 0
+    return conquer_reduction(stronghold.strength, corpus) if conquer_supremacy else stronghold.strength
+
+
+@rule("rw.battles.7")
+def is_attacker_winner(attacker: int, defender: int) -> bool:
+    """Return whether the attacker wins: only with a strictly higher strength (the defender wins ties)."""
+    return attacker > defender
+
+
+@rule("rw.battles.7a")
+def stronghold_result(has_stronghold: bool, attacker_won: bool, enemy_standing: bool) -> str:
+    """Return what happens to the defender's stronghold: conquered when the attacker wins; when the defender wins,
+    flipped to (or left on) its damaged side if standing enemy units are present, else kept as it is."""
+    if not has_stronghold:
+        return "none"
+    if attacker_won:
+        return "conquered"
+    return "damaged" if enemy_standing else "kept"
+
+
+@rule("rw.developments.defensive-bonus")
+def development_owner(development: str, corpus: Corpus) -> str:
+    """Return the faction whose defensive development this is (each faction has its own)."""
+    by_faction: Mapping[str, str] = corpus.fact("rw.developments.defensive-bonus", "by_faction")
+    return next(f for f, d in by_faction.items() if d == development)
+
+
+@rule("rw.developments.cursed-tomb", "rw.routed-units-and-heroes.routs")
+def cursed_tomb(units: Sequence[BattleUnit], corpus: Corpus) -> Effect:
+    """Return the attacker after the Cursed Tomb: he routs 3 of his figures (standing undamaged ones first,
+    taken in list order, which is his choice)."""
+    pool = dmg.Pool([u.as_damage_unit() for u in units])
+    dmg.assign_in_list_order(pool, int(corpus.fact("rw.developments.cursed-tomb", "opponent_routs")), 0)
+    routed = set(pool.newly_routed)
+    after = tuple(replace(u, routed=True) if u.id in routed else u for u in units)
+    return Effect(after, routed=tuple(pool.newly_routed))
+
+
+@rule("rw.developments.hungry-spawn", "rw.dealing-damage-to-units.damaged-first")
+def hungry_spawn(units: Sequence[BattleUnit], corpus: Corpus) -> Effect:
+    """Return the attacker after the Hungry Spawn: 4 damage under the normal damage rules (his choices taken in
+    list order); with a unit's health unknown, the loss is only bounded."""
+    amount = int(corpus.fact("rw.developments.hungry-spawn", "damage_dealt"))
+    if any(u.health is None for u in units):
+        return Effect(tuple(units), unknown_loss=min(amount, unit_strength(units)))
+    pool = dmg.Pool([u.as_damage_unit() for u in units])
+    dmg.assign_in_list_order(pool, 0, amount)
+    gone = set(pool.destroyed)
+    left = tuple(replace(u, damage=pool.damage[u.id]) for u in units if u.id not in gone)
+    return Effect(left, destroyed=tuple(pool.destroyed))
+
+
+@rule("rw.developments.protective-wards")
+def protective_wards(units: Sequence[BattleUnit], corpus: Corpus) -> Effect:
+    """Return the attacker after the Protective Wards: 1 of his standing units (the first listed) retreats out of
+    the battle."""
+    count = int(corpus.fact("rw.developments.protective-wards", "opponent_standing_units_retreated"))
+    leaving = [u.id for u in units if not u.routed][:count]
+    return Effect(tuple(u for u in units if u.id not in leaving), retreated=tuple(leaving))
+
+
+@rule("rw.developments.reinforced-walls")
+def reinforced_walls(units: Sequence[BattleUnit], corpus: Corpus) -> Effect:
+    """Return the Reinforced Walls' effect: +2 strength for the defender when the winner is determined."""
+    return Effect(tuple(units), defender_bonus=int(corpus.fact("rw.developments.reinforced-walls", "strength_bonus")))
+
+
+EFFECTS = {"cursed-tomb": cursed_tomb, "hungry-spawn": hungry_spawn, "protective-wards": protective_wards,
+           "reinforced-walls": reinforced_walls}
+
+
+def tally(attackers: Sequence[BattleUnit], defenders: Sequence[BattleUnit], stronghold: Stronghold | None,
+          conquer_supremacy: bool, development: str | None, corpus: Corpus) -> Tally:
+    """Return both sides' strength and the winner: fortifications, units, stronghold, then the comparison."""
+    effect = EFFECTS[development](attackers, corpus) if development else Effect(tuple(attackers))
+    a_units, d_units = unit_strength(effect.units), unit_strength(defenders)
+    keep = stronghold_strength(stronghold, conquer_supremacy, corpus)
+    a, d = a_units, d_units + keep + effect.defender_bonus
+    if effect.unknown_loss and a - effect.unknown_loss <= d < a:
+        winner = None
+    else:
+        winner = "attacker" if is_attacker_winner(a, d) else "defender"
+    return Tally(effect, a_units, d_units, keep, a, d, winner)
+
+
+def _side_name(faction: str | None, role: str) -> str:
+    return f"the {role} ({faction})" if faction else f"the {role}"
+
+
+def _check_development(dev: str, faction: str | None, stronghold: Stronghold | None, trace: Trace,
+                       corpus: Corpus) -> None:
+    owner = development_owner(dev, corpus)
+    if faction != owner:
+        trace.violate(f"{DEV_NAME[dev]} is the {owner} defensive development; the defender here is "
+                      f"{faction or 'not a faction'}", development_owner, DEV_RULE[dev])
+    if stronghold is None:
+        trace.violate(f"{DEV_NAME[dev]} needs a stronghold in the area: a development stands on a stronghold and "
+                      f"is destroyed when it is left without one", "rw.developments.limit",
+                      "rw.component-limitations.strongholds")
+
+
+def _narrate_effect(dev: str, effect: Effect, trace: Trace, corpus: Corpus) -> None:
+    if dev == "cursed-tomb":
+        trace.step(f"(a) Fortifications: the defender discards the Cursed Tomb; the attacker must rout "
+                   f"{plural(len(effect.routed), 'unit')} ({names(list(effect.routed))}), taking his standing "
+                   f"undamaged units first, in the order listed (his choice).", cursed_tomb)
+    elif dev == "hungry-spawn":
+        amount = corpus.fact("rw.developments.hungry-spawn", "damage_dealt")
+        if effect.unknown_loss:
+            trace.step(f"(a) Fortifications: the defender discards the Hungry Spawn and deals the attacker {amount} "
+                       "damage; without the units' health the units it destroys are not known, so the attacker "
+                       f"loses between 0 and {effect.unknown_loss} strength.", hungry_spawn)
+        else:
+            trace.step(f"(a) Fortifications: the defender discards the Hungry Spawn and deals the attacker {amount} "
+                       f"damage, assigned under the normal damage rules in the order listed (his choice): "
+                       f"destroyed {names(list(effect.destroyed))}.", hungry_spawn, dmg.is_destroyed)
+    elif dev == "protective-wards":
+        moved = (f"{names(list(effect.retreated))} (the first standing unit listed; the book leaves the pick to "
+                 f"him)" if effect.retreated else "no unit (none is standing)")
+        trace.step(f"(a) Fortifications: the Protective Wards make the attacker retreat {moved} out of the battle; "
+                   f"it adds nothing to his strength.", protective_wards)
+    else:
+        trace.step(f"(a) Fortifications: the Reinforced Walls give the defender +{effect.defender_bonus} strength "
+                   f"when the winner is determined.", reinforced_walls)
+
+
+def _count_text(units: Sequence[BattleUnit]) -> str:
+    standing = sum(1 for u in units if not u.routed)
+    hexes = sum(1 for u in units if u.routed and u.unit_class == "hexagon")
+    other = sum(1 for u in units if u.routed and u.unit_class != "hexagon")
+    text = plural(standing, "standing unit")
+    if hexes:
+        text += f" + {plural(hexes, 'routed hexagon unit')}"
+    if other:
+        text += f" ({plural(other, 'routed unit')} not counted)"
+    return text
+
+
+@situation(GAME, "battle", SCHEMA)
+def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Tally a battle's strength and resolve it: units, routed hexagons, stronghold, developments, ties, retreat."""
+    att, dfd = pos["attacker"], pos["defender"]
+    a_fac, d_fac = att.get("faction"), dfd.get("faction")
+    if a_fac is not None and a_fac == d_fac:
+        raise UnreadableInputError(f"the attacker and the defender are both {a_fac}", path="defender.faction")
+    attackers, defenders = units_from(att["units"], "attacker"), units_from(dfd["units"], "defender")
+    stronghold = Stronghold.from_json(dfd.get("stronghold"))
+    conquer = bool(att.get("conquer_supremacy", False))
+    dev = dfd.get("development")
+    out: dict[str, Any] = {"attacker_strength": None, "defender_strength": None, "winner": None,
+                           "stronghold": None, "retreating": None}
+    a_name, d_name = _side_name(a_fac, "attacker"), _side_name(d_fac, "defender")
+    trace.step(f"Battle: {a_name} with {plural(len(attackers), 'participating unit')} against {d_name} with "
+               f"{plural(len(defenders), 'participating unit')}"
+               + (f" and a {'damaged ' if stronghold.damaged else ''}stronghold" if stronghold else "")
+               + "; after the rounds of combat both sides tally their strength.",
+               "rw.battles", "rw.battles.6")
+    if dev:
+        _check_development(dev, d_fac, stronghold, trace, corpus)
+        if trace.violations:
+            return out
+    use = dfd.get("use_development")
+    used = bool(dev) and use is not False
+    if dev and use is None and corpus.get(DEV_RULE[dev]).facts.get("optional"):
+        trace.decide("defender", f"whether to discard the {DEV_NAME[dev]} to use it (the ruling assumes he does)",
+                     "rw.battles.6a", DEV_RULE[dev], options=[True, False])
+    result = tally(attackers, defenders, stronghold, conquer, dev if used else None, corpus)
+    if dev and used:
+        _narrate_effect(dev, result.effect, trace, corpus)
+    elif dev:
+        trace.step(f"(a) Fortifications: the defender does not use his {DEV_NAME[dev]}.", "rw.battles.6a")
+    else:
+        trace.step("(a) Fortifications: the defender has no defensive development in the area.", "rw.battles.6a")
+    a_left = result.effect.units
+    hex_cite = ["rw.unit-classes.hexagon"] if any(u.routed and u.unit_class == "hexagon"
+                                               for u in (*a_left, *defenders)) else []
+    trace.step(f"(b) Count units: the attacker has {_count_text(a_left)}, strength {result.attacker_units}; the "
+               f"defender has {_count_text(defenders)}, strength {result.defender_units}.",
+               unit_strength, *hex_cite)
+    if stronghold is None:
+        trace.step("(c) Stronghold: the defender has no stronghold in the area, so nothing is added.", "rw.battles.6c")
+    elif conquer:
+        cut = corpus.fact("rw.conquer-order.supremacy", "enemy_stronghold_strength_reduction")
+        trace.step(f"(c) Stronghold: its strength {stronghold.strength} counts {cut} less against the attacker's "
+                   f"Conquer Supremacy Bonus, so it adds {result.stronghold} (a stronghold never adds less than 0).",
+                   stronghold_strength, conquer_reduction)
+    else:
+        trace.step(f"(c) Stronghold: the defender adds its strength, {result.stronghold}.", stronghold_strength)
+    bonus = f" + {result.effect.defender_bonus} (Reinforced Walls)" if result.effect.defender_bonus else ""
+    trace.step(f"Strength: attacker {result.attacker}; defender {result.defender_units} + {result.stronghold}{bonus} "
+               f"= {result.defender}.", "rw.term.strength", *([reinforced_walls] if bonus else []))
+    out["attacker_strength"], out["defender_strength"] = result.attacker, result.defender
+    out["development_used"] = used
+    if used and (result.effect.routed or result.effect.destroyed or result.effect.retreated):
+        out["development_effect"] = {"routed": list(result.effect.routed),
+                                     "destroyed": list(result.effect.destroyed),
+                                     "retreated": list(result.effect.retreated)}
+    if dev and use is None and used and corpus.get(DEV_RULE[dev]).facts.get("optional"):
+        alt = tally(attackers, defenders, stronghold, conquer, None, corpus)
+        out["if_not_used"] = {"attacker_strength": alt.attacker, "defender_strength": alt.defender,
+                              "winner": alt.winner}
+    unknown = result.effect.unknown_loss
+    if unknown:
+        lo = result.attacker - unknown
+        out["attacker_strength"] = None
+        out["attacker_strength_range"] = [lo, result.attacker]
+        trace.decide("attacker", "the units that take the Hungry Spawn's damage (give each unit's health to "
+                     "settle it)", hungry_spawn, "rw.dealing-damage-to-units")
+        if result.winner is None:
+            trace.step(f"The winner depends on those units: the attacker ends with between {lo} and "
+                       f"{result.attacker} strength against {result.defender}, and the defender wins ties.",
+                       is_attacker_winner)
+            return out
+        trace.step(f"Whatever the damage destroys, the attacker ends with between {lo} and {result.attacker} "
+                   f"strength against {result.defender}.", is_attacker_winner)
+    winner = result.winner
+    assert winner is not None
+    loser = "defender" if winner == "attacker" else "attacker"
+    tie = result.attacker == result.defender
+    trace.step("Tie: the defender wins ties." if tie else f"The {winner} has the higher strength and wins the battle.",
+               is_attacker_winner)
+    standing = sum(1 for u in a_left if not u.routed)
+    damage_dealt = int(corpus.fact("rw.developments.hungry-spawn", "damage_dealt")) if unknown else 0
+    state: str | None = stronghold_result(stronghold is not None, winner == "attacker", standing > 0)
+    if unknown and state == "damaged" and standing <= damage_dealt:
+        state = None
+        trace.step("Whether standing enemy units remain, and so whether the stronghold is damaged, depends on the "
+                   "units the Hungry Spawn destroys.", stronghold_result)
+    out.update(winner=winner, stronghold=state, retreating=loser)
+    texts = {"none": "(a) Stronghold: there is no stronghold to damage or conquer.",
+             "conquered": "(a) Stronghold: the attacker removes the defender's stronghold and may put one of his own "
+                          "there, damaged side up.",
+             "damaged": "(a) Stronghold: standing enemy units are present, so the defender turns his stronghold to "
+                        "its damaged side" + (" (it stays damaged)." if stronghold and stronghold.damaged else "."),
+             "kept": "(a) Stronghold: no standing enemy unit is present, so the stronghold stays as it is."}
+    if state is not None:
+        trace.step(texts[state], stronghold_result)
+    if state == "conquered" and dev:
+        trace.step(f"The {DEV_NAME[dev]} on the conquered stronghold is destroyed with it.", "rw.developments.limit")
+    trace.step("(b) Heal: both players remove all damage tokens from their units.", "rw.battles.7b")
+    where = "rw.retreats.neutral" if (loser == "defender" and d_fac == "neutral") else "rw.retreats.player-units"
+    trace.step(f"(c) The {loser} loses: all his participating units retreat together into 1 adjacent area and are "
+               f"routed (units routed during the battle may retreat too); his units in the area that took no part "
+               f"are destroyed.", "rw.battles.7c", "rw.retreats.routed", where, "rw.battles.7c.routed-may-retreat",
+               "rw.battles.7c.non-participants")
+    trace.step(f"(d) The {winner} puts his surviving units back in the area (units routed in the battle stay routed) "
+               f"and removes the battle marker.", "rw.battles.7d")
+    limit = int(corpus.fact("rw.movement-restrictions.unit-limit", "max_units_per_area"))
+    beyond = max(0, len(a_left) - limit) if winner == "attacker" else 0
+    out["units_beyond_limit"] = beyond
+    if beyond:
+        trace.step(f"The attacker won with {len(a_left)} units in the area, more than {limit}: {beyond} of them must "
+                   f"retreat, all to a single area.", "rw.movement-restrictions.unit-limit.battle")
+        trace.decide("attacker", f"{plural(beyond, 'unit')} to retreat out of the area and the area they go to",
+                     "rw.movement-restrictions.unit-limit.battle", "rw.retreats")
+    return out

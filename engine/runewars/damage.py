@@ -1,0 +1,292 @@
+"""Runewars damage and routs dealt to one player's units in a round of combat.
+
+Paragraphs: ``rw.rounds-of-combat.4``/``.5`` (routs are resolved before damage), ``rw.routed-units-and-heroes.routs``
+(each rout goes to an undamaged standing unit, a damaged one only when every standing unit is damaged),
+``rw.dealing-damage-to-units`` (one token at a time) with ``.damaged-first`` (an already damaged unit first, then
+a standing unit, a routed one only when none stands) and ``.destroyed`` (damage equal to health destroys), and
+the book's example ``rw.dealing-damage-to-units.example``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runewars.common import FACTIONS, GAME, NAME, names, plural, unique_keys
+from engine.schema import BOOL, arr, integer, nullable, obj
+
+UNIT = obj(["id", "health"], id=NAME, type=NAME, health=integer(1, 30), damage=integer(0, 30), routed=BOOL)
+SCHEMA: dict[str, Any] = obj(
+    ["units", "damage"], extra=True,
+    player=NAME,
+    units=arr(UNIT, max_items=80),
+    damage=integer(0, 200),
+    routs=integer(0, 200),
+    proposed=nullable(arr(NAME, max_items=400)),
+)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One participating unit: its id, health, damage already on it and whether it is routed."""
+
+    id: str
+    health: int
+    damage: int = 0
+    routed: bool = False
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any], path: str) -> Unit:
+        """Read a unit; one whose damage already reaches its health cannot still be on the board."""
+        unit = cls(str(raw["id"]), int(raw["health"]), int(raw.get("damage") or 0), bool(raw.get("routed", False)))
+        if unit.damage >= unit.health:
+            raise UnreadableInputError(f"unit {unit.id!r} has {unit.damage} damage and {unit.health} health; a unit "
+                                       f"whose damage reaches its health is already destroyed", path=f"{path}.damage")
+        return unit
+
+
+def units_from(raw: Sequence[Mapping[str, Any]], path: str = "units") -> list[Unit]:
+    """Read a list of units with distinct ids."""
+    unique_keys(raw, "id", path)
+    return [Unit.from_json(u, f"{path}[{i}]") for i, u in enumerate(raw)]
+
+
+class Pool:
+    """Track one player's units while routs and damage are applied one point at a time."""
+
+    def __init__(self, units: Sequence[Unit]) -> None:
+        self.order = [u.id for u in units]
+        self.health = {u.id: u.health for u in units}
+        self.damage = {u.id: u.damage for u in units}
+        self.routed = {u.id: u.routed for u in units}
+        self.destroyed: list[str] = []
+        self.newly_routed: list[str] = []
+        self._gone: set[str] = set()
+
+    def alive(self) -> list[str]:
+        """Return the units not destroyed, in list order."""
+        return [u for u in self.order if u not in self._gone]
+
+    def standing(self) -> list[str]:
+        """Return the standing units not destroyed, in list order."""
+        return [u for u in self.alive() if not self.routed[u]]
+
+    def is_alive(self, uid: str) -> bool:
+        """Return whether the unit exists and is not destroyed."""
+        return uid in self.health and uid not in self._gone
+
+    def remaining(self, uid: str) -> int:
+        """Return the damage the unit can still take before it is destroyed."""
+        return self.health[uid] - self.damage[uid]
+
+    def rout(self, uid: str) -> None:
+        """Tip the unit over."""
+        self.routed[uid] = True
+        self.newly_routed.append(uid)
+
+    def hit(self, uid: str) -> bool:
+        """Put 1 damage token on the unit; return whether it is destroyed."""
+        self.damage[uid] += 1
+        if is_destroyed(self.damage[uid], self.health[uid]):
+            self._gone.add(uid)
+            self.destroyed.append(uid)
+            return True
+        return False
+
+    def routed_survivors(self) -> list[str]:
+        """Return the units routed by this assignment that were not destroyed afterwards."""
+        return [u for u in self.newly_routed if u not in self._gone]
+
+
+@rule("rw.dealing-damage-to-units.destroyed", "rw.term.damage")
+def is_destroyed(damage: int, health: int) -> bool:
+    """Return whether a unit is destroyed: its damage tokens equal (or exceed) its health."""
+    return damage >= health
+
+
+@rule("rw.routed-units-and-heroes.routs")
+def rout_candidates(pool: Pool) -> list[str]:
+    """Return the units the next rout may go to: an undamaged standing unit; a damaged standing unit only when
+    every standing unit is damaged; none when no unit stands."""
+    standing = pool.standing()
+    fresh = [u for u in standing if pool.damage[u] == 0]
+    return fresh or standing
+
+
+@rule("rw.dealing-damage-to-units.damaged-first")
+def damage_candidates(pool: Pool) -> list[str]:
+    """Return the units the next damage point may go to: an already damaged unit (standing or routed) first;
+    with none damaged, any standing unit; a routed unit only when no unit stands."""
+    alive = pool.alive()
+    damaged = [u for u in alive if pool.damage[u] > 0]
+    if damaged:
+        return damaged
+    return pool.standing() or alive
+
+
+@rule("rw.routed-units-and-heroes.routs")
+def routs_to_deal(routs: int, pool: Pool) -> int:
+    """Return the routs that land: one standing unit per rout, so routs beyond the standing units are lost."""
+    return min(routs, len(pool.standing()))
+
+
+@rule("rw.dealing-damage-to-units", "rw.dealing-damage-to-units.destroyed")
+def damage_to_deal(damage: int, pool: Pool) -> int:
+    """Return the damage that lands: tokens go on one at a time until every unit is destroyed, the rest is lost."""
+    return min(damage, sum(pool.remaining(u) for u in pool.alive()))
+
+
+def assign_in_list_order(pool: Pool, routs: int, damage: int) -> None:
+    """Apply routs, then damage, each point to the first unit in list order the rules allow (the list order is
+    the owner's choice)."""
+    for _ in range(routs_to_deal(routs, pool)):
+        pool.rout(rout_candidates(pool)[0])
+    for _ in range(damage_to_deal(damage, pool)):
+        pool.hit(damage_candidates(pool)[0])
+
+
+def _rout_problem(pool: Pool, uid: str, candidates: Sequence[str]) -> str:
+    if uid not in pool.health:
+        return f"{uid!r} is not one of the player's units"
+    if pool.routed[uid]:
+        return f"{uid} is already routed; each rout must go to a standing unit"
+    return (f"{uid} is damaged while undamaged standing units remain ({names(list(candidates))}); a rout goes to "
+            f"an undamaged standing unit first")
+
+
+def _damage_problem(pool: Pool, uid: str, candidates: Sequence[str]) -> str:
+    if uid not in pool.health:
+        return f"{uid!r} is not one of the player's units"
+    if not pool.is_alive(uid):
+        return f"{uid} is already destroyed"
+    if pool.damage[candidates[0]] > 0:
+        return (f"damage must go on an already damaged unit first ({names(list(candidates))}), "
+                f"not on {uid}")
+    return (f"{uid} is routed while standing units remain ({names(list(candidates))}); a routed unit takes "
+            f"damage only when no unit stands")
+
+
+def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int, trace: Trace) -> bool:
+    """Apply a proposed assignment (damage ids first, then rout ids, one per point) in the order the rules resolve
+    them (routs, then damage); record a violation and stop at the first point the rules forbid."""
+    n_r, n_d = routs_to_deal(routs, pool), damage_to_deal(damage, pool)
+    if len(proposed) != n_d + n_r:
+        trace.violate(f"{plural(n_d, 'damage point')} and {plural(n_r, 'rout')} land, so the proposal must name "
+                      f"{n_d + n_r} unit(s) (damage first, then routs), but it names {len(proposed)}",
+                      damage_to_deal, routs_to_deal)
+        return False
+    damage_ids, rout_ids = list(proposed[:n_d]), list(proposed[n_d:])
+    for k, uid in enumerate(rout_ids, 1):
+        candidates = rout_candidates(pool)
+        if uid not in candidates:
+            trace.violate(f"rout {k}: {_rout_problem(pool, uid, candidates)}", rout_candidates, "rw.term.routed")
+            return False
+        pool.rout(uid)
+        trace.step(f"Rout {k} of {n_r}: {uid} is tipped over (an allowed choice: {names(candidates)}).",
+                   rout_candidates)
+    for k, uid in enumerate(damage_ids, 1):
+        candidates = damage_candidates(pool)
+        if uid not in candidates:
+            trace.violate(f"damage point {k}: {_damage_problem(pool, uid, candidates)}", damage_candidates,
+                          "rw.dealing-damage-to-units")
+            return False
+        gone = pool.hit(uid)
+        trace.step(f"Damage {k} of {n_d}: 1 token on {uid} ({pool.damage[uid]} of {pool.health[uid]} health)"
+                   + (", which destroys it." if gone else "."), damage_candidates,
+                   *([is_destroyed] if gone else []))
+    return True
+
+
+def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str) -> dict[str, int]:
+    """Apply the routs and damage the rules force, stop at the first real choice and list it as a decision;
+    return the routs and damage still to assign."""
+    left_r = routs_to_deal(routs, pool)
+    rout_open = False
+    if routs > left_r:
+        trace.step(f"Only {plural(left_r, 'standing unit')} can be routed; {plural(routs - left_r, 'rout')} more "
+                   f"than that has no effect.", routs_to_deal)
+    for label, tier in (("undamaged standing", [u for u in pool.standing() if pool.damage[u] == 0]),
+                        ("damaged standing", [u for u in pool.standing() if pool.damage[u] > 0])):
+        if not left_r:
+            break
+        if left_r >= len(tier):
+            for uid in tier:
+                pool.rout(uid)
+            left_r -= len(tier)
+            if tier:
+                trace.step(f"Routs: every {label} unit must be routed ({names(tier)}).", rout_candidates)
+            continue
+        trace.decide(who, f"{plural(left_r, 'unit')} to rout among the {label} units", rout_candidates,
+                     options=tier)
+        trace.step(f"Routs: {plural(left_r, 'rout')} must go to {label} units; the owner picks which of "
+                   f"{names(tier)}.", rout_candidates)
+        rout_open = True
+        break
+    left_d = damage_to_deal(damage, pool)
+    if damage > left_d:
+        trace.step(f"The units can take only {left_d} more damage; the other {damage - left_d} point(s) are lost.",
+                   damage_to_deal)
+    while left_d:
+        alive = pool.alive()
+        damaged = [u for u in alive if pool.damage[u] > 0]
+        if damaged:
+            tier, label = damaged, "already damaged"
+        elif rout_open:
+            trace.decide(who, f"then the unit(s) to take {plural(left_d, 'damage point')} (after the routs are "
+                         f"chosen)", damage_candidates, options=alive)
+            break
+        else:
+            standing = pool.standing()
+            tier, label = (standing, "standing") if standing else (alive, "routed")
+        if len(tier) == 1 or left_d >= sum(pool.remaining(u) for u in tier):
+            uid = tier[0]
+            take = min(left_d, pool.remaining(uid))
+            for _ in range(take):
+                pool.hit(uid)
+            left_d -= take
+            gone = not pool.is_alive(uid)
+            why = (f"the only {label} unit" if len(tier) == 1 else
+                   f"one of the {label} units, which the damage left destroys whatever the order")
+            trace.step(f"Damage: {plural(take, 'token')} must go on {uid}, {why}"
+                       + (f"; with {pool.health[uid]} health it is destroyed." if gone
+                          else f" ({pool.damage[uid]} of {pool.health[uid]} health)."),
+                       damage_candidates, *([is_destroyed] if gone else []))
+            continue
+        trace.decide(who, f"which {label} unit takes the next damage point ({plural(left_d, 'point')} left; a unit "
+                     f"that takes damage must keep taking it until destroyed)", damage_candidates,
+                     "rw.dealing-damage-to-units", options=tier)
+        trace.step(f"Damage: the next point may go on any {label} unit ({names(tier)}); the owner chooses.",
+                   damage_candidates)
+        break
+    return {"routs": left_r if rout_open else 0, "damage": left_d}
+
+
+@situation(GAME, "assign_damage", SCHEMA)
+def resolve_assign_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Check or apply routs and damage dealt to one player's units: damaged units first, routs to standing units."""
+    units = units_from(pos["units"])
+    damage, routs = int(pos["damage"]), int(pos.get("routs") or 0)
+    who = str(pos.get("player") or "player")
+    pool = Pool(units)
+    out: dict[str, Any] = {"destroyed": [], "routed": [], "violations": []}
+    subject = f"the {who} player" if who in FACTIONS else f"the {who}"
+    trace.step(f"{subject[0].upper()}{subject[1:]} is dealt {plural(routs, 'rout')} and "
+               f"{plural(damage, 'damage point')}; routs are "
+               f"resolved before damage, and he assigns each point to his own units one at a time.",
+               "rw.rounds-of-combat.4", "rw.rounds-of-combat.5", "rw.dealing-damage-to-units")
+    proposed = pos.get("proposed")
+    if proposed is not None:
+        if not check_proposal(pool, list(proposed), routs, damage, trace):
+            return out
+    else:
+        pending = apply_forced(pool, routs, damage, trace, who)
+        if pending["routs"] or pending["damage"]:
+            out["pending"] = pending
+    out["destroyed"], out["routed"] = list(pool.destroyed), pool.routed_survivors()
+    trace.step(f"Result: destroyed {names(pool.destroyed)}; newly routed {names(out['routed'])}. Destroyed units "
+               f"go back to their owner's supply and their damage tokens are removed.", is_destroyed)
+    return out

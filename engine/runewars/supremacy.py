@@ -1,0 +1,97 @@
+"""Runewars Supremacy Bonus: an Order card gets it only as the highest-numbered Order card in its player's play area.
+
+Paragraphs: ``rw.supremacy-bonus`` (compared with the player's own cards in play this year, the active one
+included), ``rw.supremacy-bonus.spring`` (always in spring), ``rw.supremacy-bonus.example`` (Recruit after Fortify),
+``rw.order-card-summary.fortify`` (Fortify has no Supremacy Bonus), ``rw.choose-order-cards.used-cards`` (8 different
+cards, 4 used a year; they return to hand each spring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runewars.common import GAME, SEASON, names
+from engine.schema import arr, integer, obj
+
+SCHEMA: dict[str, Any] = obj(
+    ["order", "orders_in_play"], extra=True,
+    order=integer(1, 8),
+    orders_in_play=arr(integer(1, 8), max_items=16),
+    season=SEASON,
+)
+
+
+def order_name(number: int, corpus: Corpus) -> str:
+    """Return ``Recruit (#5)`` for an Order card number."""
+    cards: Mapping[int, str] = corpus.fact("rw.order-card-details", "order_cards")
+    return f"{cards.get(number, 'Order')} (#{number})"
+
+
+@rule("rw.order-card-summary.fortify")
+def has_supremacy_ability(order: int, corpus: Corpus) -> bool:
+    """Return whether the Order card has a Supremacy Bonus at all (Fortify has none)."""
+    facts = corpus.get("rw.order-card-summary.fortify").facts
+    return not (order == int(facts["number"]) and not facts["has_supremacy_bonus"])
+
+
+@rule("rw.supremacy-bonus", "rw.order-card-breakdown")
+def is_highest_in_play(order: int, in_play: Sequence[int]) -> bool:
+    """Return whether the card is the highest-numbered Order card in its player's play area."""
+    return all(o <= order for o in in_play)
+
+
+@rule("rw.choose-order-cards.used-cards")
+def max_cards_per_year(corpus: Corpus) -> int:
+    """Return how many Order cards a player uses in a year (4 of his 8)."""
+    return int(corpus.fact("rw.choose-order-cards.used-cards", "order_cards_used_per_year"))
+
+
+@situation(GAME, "supremacy", SCHEMA)
+def resolve_supremacy(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Decide whether an Order card gets its Supremacy Bonus from the player's Order cards in play this year."""
+    order = int(pos["order"])
+    listed = [int(o) for o in pos["orders_in_play"]]
+    season = pos.get("season")
+    out: dict[str, Any] = {"supremacy_bonus": None}
+    active = order_name(order, corpus)
+    others = list(listed)
+    if order in others:
+        others.remove(order)
+    if len(set(others)) != len(others) or order in others:
+        trace.violate("a player holds 8 different Order cards and plays each at most once a year; the same number "
+                      "cannot be in his play area twice", "rw.choose-order-cards.used-cards")
+        return out
+    if len(others) + 1 > max_cards_per_year(corpus):
+        trace.violate(f"a player uses only {max_cards_per_year(corpus)} Order cards a year, so at most "
+                      f"{max_cards_per_year(corpus) - 1} others can be in play with the active one", max_cards_per_year)
+        return out
+    if season == "spring" and others:
+        trace.violate("in spring every Order card has just returned to its player's hand, so no other Order card "
+                      "can be in play", "rw.supremacy-bonus.spring", "rw.spring")
+        return out
+    earlier = names([order_name(o, corpus) for o in sorted(others)])
+    trace.step(f"The player resolves {active}; his other Order cards in play this year: {earlier}. Other players' "
+               f"cards do not matter.", "rw.supremacy-bonus")
+    if not has_supremacy_ability(order, corpus):
+        out["supremacy_bonus"] = False
+        trace.step(f"{active} has no Supremacy Bonus ability (it is always its player's highest card in play).",
+                   has_supremacy_ability, "rw.fortify-order")
+        return out
+    bonus = is_highest_in_play(order, others)
+    out["supremacy_bonus"] = bonus
+    if season == "spring":
+        trace.step("In spring no other Order card is in play, so the card always gets its Supremacy Bonus.",
+                   "rw.supremacy-bonus.spring", is_highest_in_play)
+    elif bonus:
+        trace.step(f"{active} is the highest-numbered Order card in his play area, so after the primary ability he "
+                   f"may also use its Supremacy Bonus.", is_highest_in_play, "rw.resolve-order-cards.primary-first")
+    else:
+        above = [order_name(o, corpus) for o in sorted(others) if o > order]
+        verb = "is" if len(above) == 1 else "are"
+        trace.step(f"{names(above)} in his play area {verb} higher than {active}, so he resolves only the primary "
+                   f"ability.",
+                   is_highest_in_play, "rw.supremacy-bonus.example")
+    return out
