@@ -584,10 +584,10 @@ def _cached(root: str) -> Corpus:
     path = Path(root)
     cache = cache_dir() / f"corpus-{_fingerprint(path)}.pickle"
     try:
-        with cache.open("rb") as fh:
-            corpus = pickle.load(fh)  # noqa: S301 (our own cache, keyed by the files it was made from)
-        if isinstance(corpus, Corpus):
-            return corpus
+        with cache.open("rb") as cached:  # our own cache, keyed by the files it was made from
+            loaded = pickle.load(cached)
+        if isinstance(loaded, Corpus):
+            return loaded
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         pass
     corpus = load_corpus(path)
@@ -595,9 +595,9 @@ def _cached(root: str) -> Corpus:
         cache.parent.mkdir(parents=True, exist_ok=True)
         for old in cache.parent.glob("corpus-*.pickle"):
             old.unlink(missing_ok=True)
-        with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False, suffix=".tmp") as fh:
-            pickle.dump(corpus, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(fh.name, cache)
+        with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False, suffix=".tmp") as out:
+            pickle.dump(corpus, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(out.name, cache)
     except OSError:
         pass  # a read-only checkout still works, only slower
     return corpus
