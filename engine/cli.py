@@ -149,6 +149,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     root = Path(args.rules) if args.rules else None
     corpus, problems = read_corpus(root)
+    if (corpus.root / "quickref.yaml").is_file():  # the quick reference's topics name paragraph ids
+        from engine.quickref import read_catalog
+
+        problems = [*problems, *read_catalog(corpus)[1]]
     if args.doc and args.doc not in corpus.documents:
         print(f"runecodex: unknown document {args.doc!r} (one of {', '.join(corpus.documents)})",
               file=sys.stderr)
@@ -361,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=int, default=40, help="largest picture (default 40 nodes)")
     p.add_argument("--format", choices=("svg", "dot", "json"), default="svg")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
-    p.add_argument("--base", default="/", help="URL of the built site the nodes link to (default /)")
+    p.add_argument("--base", default="/site/", help="URL of the built site the nodes link to (default /site/, "
+                   "where the web app serves it)")
 
     p = sub.add_parser("build", help="build the site and the search index")
     p.add_argument("--out", help="output folder (default build/site/)")
@@ -372,8 +377,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("quickref", help="write the printable quick reference of a game (PDF or HTML)")
     p.add_argument("--game", required=True, help="the game: rune-age, runewars-miniatures, runewars, "
                    "runeslingers")
-    p.add_argument("--topics", help="topic keys, comma-separated: 'a,b' exactly these, '--topics=+a,-b' the "
-                   "default selection changed, 'all', a chapter key for all its topics (see --list-topics)")
+    p.add_argument("--topics", help="comma-separated topic keys: 'a,b' for exactly these, '+a,-b' to change "
+                   "the default selection (write --topics=-a when it starts with -), 'all', or a chapter key "
+                   "for all its topics (see --list-topics)")
     p.add_argument("--paper", default="a4", help="a4 (default) or letter")
     p.add_argument("--format", choices=("pdf", "html"), help="pdf (default, or html when -o ends in .html)")
     p.add_argument("-o", "--output", help="file to write, - for standard output "
@@ -394,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="serve the web app (search, rule pages, boards, JSON API)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--threads", type=int, default=6, help="waitress worker threads (default 6)")
+    p.add_argument("--threads", type=int, default=4, help="waitress worker threads (default 4)")
     p.add_argument("--no-build", action="store_true", help="do not build a missing site or search index")
 
     return parser

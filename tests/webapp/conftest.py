@@ -53,5 +53,6 @@ def live_server() -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{port}"
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)  # type: ignore[union-attr]
     server.close()
     thread.join(timeout=5)

@@ -194,3 +194,29 @@ def test_api_answers_set_safe_headers(client: FlaskClient, app: Flask) -> None:
     resp = client.get("/")
     assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_fast_path_answers_repeats_with_the_same_bytes(tmp_path: Path,
+                                                        positions: list[tuple[str, dict[str, Any]]]) -> None:
+    fast = create_app({"SITE_DIR": str(tmp_path)}).test_client()
+    slow = create_app({"SITE_DIR": str(tmp_path), "FAST_PATH": False}).test_client()
+    _, position = positions[-1]
+    body = json.dumps(position)
+    first = fast.post("/api/resolve", data=body, content_type="application/json")
+    again = fast.post("/api/resolve", data=body, content_type="application/json")
+    plain = slow.post("/api/resolve", data=body, content_type="application/json")
+    assert first.data == again.data == plain.data
+    assert again.headers["X-Content-Type-Options"] == "nosniff" and again.mimetype == "application/json"
+    for client in (fast, slow):
+        assert client.get("/api/search?q=attrition&limit=3").data == slow.get("/api/search?q=attrition&limit=3").data
+    # a broken body is never cached: it stays a 400 however often it comes
+    for _ in range(2):
+        assert fast.post("/api/resolve", data=b"{", content_type="application/json").status_code == 400
+
+
+def test_examples_are_the_scenario_positions(client: FlaskClient,
+                                             positions: list[tuple[str, dict[str, Any]]]) -> None:
+    data = client.get("/api/examples?game=rune-age&situation=siege").get_json()["examples"]
+    want = [p for name, p in positions if name.startswith("rune-age/") and p["situation"] == "siege"]
+    assert [e["position"] for e in data] == want and all(e["title"] for e in data)
+    assert len(client.get("/api/examples").get_json()["examples"]) == len(positions)

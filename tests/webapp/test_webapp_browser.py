@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "boards"
 HOSTILE = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 
 
@@ -183,6 +183,14 @@ def test_generic_panels_resolve_every_other_situation(page: Any, live_server: st
     page.fill("input[data-path='purchases[0].cost']", "2")
     ruling = ask(page)
     assert ruling["situation"] == "spend_gold" and ruling["steps"]
+    # a worked example (a scenario file) loads into a generated form and resolves
+    page.click("#tab-event_phase")
+    page.select_option("#example-picker", index=1)
+    ruling = ask(page)
+    assert ruling["situation"] == "event_phase"
+    examples = json.loads(page.evaluate("fetch('/api/examples?game=rune-age&situation=event_phase')"
+                                        ".then(r => r.text())"))["examples"]
+    assert position_in_url(page) == examples[0]["position"]
 
 
 # ------------------------------------------------------------------------------ RuneWars Miniatures
@@ -211,12 +219,12 @@ def test_runewars_map_editor_areas_borders_and_movers(page: Any, live_server: st
     open_board(page, live_server, "runewars")
     page.click("polygon[data-slot='3,1']")             # a new area beside B
     new_id = page.get_attribute("polygon.selected", "data-area")
-    page.click(f"line[data-border='B-{new_id}']")      # plain -> mountain
+    page.click(f"polygon[data-border='B-{new_id}']")      # plain -> mountain
     page.click("#make-target")
     ruling = ask(page)
     position = position_in_url(page)
     assert position["target_area"] == new_id
-    assert [b for b in position["map"]["borders"] if set(b[:2]) == {"B", new_id}][0][2] == "mountain"
+    assert next(b for b in position["map"]["borders"] if set(b[:2]) == {"B", new_id})[2] == "mountain"
     assert ruling["situation"] == "mobilize"
     check_citations(page, ruling)
 
@@ -248,15 +256,13 @@ def test_search_as_you_type_with_game_filter(page: Any, live_server: str) -> Non
     page.wait_for_selector("#results .hit")
     assert page.locator("#results .hit mark").count() >= 1
     page.select_option("#game", "runeslingers")
-    page.wait_for_function("document.querySelector('#summary').textContent.length > 0 && "
-                           "location.search.includes('game=runeslingers')")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#results[data-answered='attrition die|runeslingers']")
     corpus = get_corpus()
     for pid in page.locator("#results .hit a.cite").evaluate_all("els => els.map(e => e.dataset.pid)"):
         assert corpus.paragraphs[pid].game == "runeslingers"
+    assert "game=runeslingers" in page.evaluate("location.search")
     page.select_option("#game", "rune-age")
-    page.wait_for_function("location.search.includes('game=rune-age')")
-    page.wait_for_selector("#results .hit")
+    page.wait_for_selector("#results[data-answered='attrition die|rune-age'] .hit")
     first = page.locator("#results .hit a.cite").first
     pid = first.get_attribute("data-pid")
     first.click()
@@ -269,7 +275,7 @@ def test_shared_url_restores_and_resolves_the_position(page: Any, live_server: s
                 "target": {"kind": "city", "name": "Dawnsmoor", "strength": 6},
                 "army": [{"name": "Knight", "strength": 3, "kind": "unit"},
                          {"name": "Knight", "strength": 3, "kind": "unit"}]}
-    raw = base64.urlsafe_b64encode(json.dumps(position).encode()).decode().rstrip("=")
+    raw = base64.urlsafe_b64encode(json.dumps(position, separators=(",", ":")).encode()).decode().rstrip("=")
     open_board(page, live_server, "rune-age", f"#p={raw}")
     page.wait_for_selector("#ruling .ruling")
     assert page.input_value("input[data-path='target.name']") == "Dawnsmoor"

@@ -19,7 +19,7 @@ def test_home_is_the_search_page_with_a_board_per_game(client: FlaskClient) -> N
 
 
 def test_every_game_has_a_board_page(client: FlaskClient) -> None:
-    for game, name in get_corpus().games.items():
+    for game in get_corpus().games:
         resp = client.get(f"/boards/{game}")
         assert resp.status_code == 200
         html = resp.get_data(as_text=True)
@@ -74,3 +74,21 @@ def test_built_site_is_served_and_rulings_link_into_it(tmp_path: Path) -> None:
     other = next(p for p in links if layout.page_of.get(p) != layout.page_of[pid])
     assert links[other] == f"/rules/{other}", "pages not built fall back to /rules/<id>"
     assert client.get(f"/api/rules/{pid}").get_json()["url"].endswith(f".html#{pid}")
+
+
+def test_quick_reference_page_lists_topics_and_renders_the_pdf(client: FlaskClient) -> None:
+    from engine.quickref import default_topics, topics
+
+    html = client.get("/quickref/rune-age").get_data(as_text=True)
+    chapters = topics("rune-age")
+    for topic in chapters[0].topics:
+        assert f'value="{topic.key}"' in html
+    first = default_topics("rune-age")[0]
+    with client.get(f"/quickref/rune-age.pdf?t={first}&paper=letter") as resp:
+        assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+        assert resp.data.startswith(b"%PDF")
+    resp = client.get("/quickref/rune-age.pdf?t=no-such-topic", headers={"Accept": "application/json"})
+    assert resp.status_code == 400 and resp.get_json()["path"].startswith("topics")
+    with client.get(f"/quickref/rune-age.html?t={first}") as resp:
+        assert resp.status_code == 200 and "Content-Security-Policy" not in resp.headers
+    assert client.get("/quickref/").status_code == 200

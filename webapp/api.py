@@ -1,0 +1,89 @@
+"""Serve the JSON API of ``../shared/CONTRACT.md``: search, rules, resolve, situations and OpenAPI."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from engine.errors import UnreadableInputError
+from webapp.openapi import openapi_document
+from webapp.services import MAX_LIMIT, Services
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def services() -> Services:
+    """Return the app's :class:`Services`."""
+    svc: Services = current_app.extensions["runecodex"]
+    return svc
+
+
+def _json_bytes(body: bytes, status: int = 200) -> Response:
+    return Response(body, status=status, mimetype="application/json")
+
+
+def _limit(raw: str | None) -> int:
+    if raw is None or raw == "":
+        return 10
+    try:
+        value = int(raw)
+    except ValueError:
+        raise UnreadableInputError(f"limit must be a whole number, got {raw!r}", path="limit") from None
+    if not 1 <= value <= MAX_LIMIT:
+        raise UnreadableInputError(f"limit must be between 1 and {MAX_LIMIT}, got {value}", path="limit")
+    return value
+
+
+@bp.get("/search")
+def search() -> Response:
+    """Search the rules: ``?q=words&game=G&limit=N``."""
+    query = request.args.get("q", "")
+    game = request.args.get("game") or None
+    svc = services()
+    answer = svc.search_json(query, game, _limit(request.args.get("limit")))
+    if len(request.query_string) <= 2048:
+        svc.remember("search", request.query_string, answer)
+    return _json_bytes(answer)
+
+
+@bp.get("/rules/<path:pid>")
+def rule(pid: str) -> Response:
+    """Return one paragraph in the contract's shape (404 for an unknown id)."""
+    return _json_bytes(services().rule_bytes(pid.strip().lower()))
+
+
+@bp.post("/resolve")
+def resolve() -> Response:
+    """Resolve a JSON position: what happens now, step by step, every step citing its rules."""
+    return _json_bytes(services().resolve_json(request.get_data(cache=False)))
+
+
+@bp.get("/situations")
+def situations() -> Response:
+    """List every situation the engine resolves, with its JSON Schema."""
+    return jsonify({"situations": [s.to_json() for s in services().situations()]})
+
+
+@bp.get("/examples")
+def examples() -> Response:
+    """List worked positions (the engine's scenario files), optionally of one ``?game=`` and ``?situation=``."""
+    game, situation = request.args.get("game"), request.args.get("situation")
+    chosen = [e for e in services().examples()
+              if (not game or e["game"] == game) and (not situation or e["situation"] == situation)]
+    return jsonify({"examples": chosen})
+
+
+@bp.get("/games")
+def games() -> Response:
+    """List the games (key and name) and, per game, its situations' names."""
+    svc = services()
+    names: dict[str, list[str]] = {}
+    for s in svc.situations():
+        names.setdefault(s.game, []).append(s.name)
+    return jsonify({"games": [{"game": g, "name": n, "situations": names.get(g, [])}
+                              for g, n in svc.corpus.games.items()]})
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """Return the OpenAPI 3.1 description of this API (situations' schemas included)."""
+    return jsonify(openapi_document(services().situations()))

@@ -1,0 +1,125 @@
+"""Create the Runecodex web app: search, rule pages, the built site, the board pages and the JSON API."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from engine.errors import CorpusError, RunecodexError, UnknownParagraphError, UnreadableInputError
+from webapp.services import Services
+
+MAX_BODY = 256 * 1024
+
+log = logging.getLogger("webapp")
+
+
+def _default_site_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "build" / "site"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Return a configured Flask app (the application factory); *test_config* overrides settings."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        SITE_DIR=str(_default_site_dir()),
+        INDEX_DIR=None,
+        CACHE_SIZE=2048,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.extensions["runecodex"] = services = Services(
+        site_dir=Path(app.config["SITE_DIR"]),
+        index_dir=Path(app.config["INDEX_DIR"]) if app.config["INDEX_DIR"] else None,
+        cache_size=int(app.config["CACHE_SIZE"]),
+    )
+
+    from webapp.api import bp as api_bp
+    from webapp.boards import bp as boards_bp
+    from webapp.pages import bp as pages_bp
+    from webapp.quickref import bp as quickref_bp
+
+    app.register_blueprint(api_bp)
+    app.register_blueprint(boards_bp)
+    app.register_blueprint(pages_bp)
+    app.register_blueprint(quickref_bp)
+    _register_errors(app)
+    if app.config.get("FAST_PATH", True):
+        from webapp.fastpath import FastPath
+
+        app.wsgi_app = FastPath(app.wsgi_app, services, MAX_BODY)  # type: ignore[method-assign]
+
+    @app.after_request
+    def _security_headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        standalone = request.path.startswith("/site/") or (
+            request.path.startswith("/quickref/") and request.path.endswith(".html"))
+        if resp.mimetype == "text/html" and not standalone:
+            resp.headers.setdefault(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "object-src 'none'; base-uri 'self'; frame-ancestors 'self'")
+        return resp
+
+    return app
+
+
+def _wants_json() -> bool:
+    if request.path.startswith("/api/"):
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def _error(message: str, path: str, status: int) -> tuple[Response, int] | tuple[str, int]:
+    if _wants_json():
+        return jsonify({"error": message, "path": path}), status
+    return render_template("pages/error.html", message=message, status=status), status
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(UnreadableInputError)
+    def _unreadable(exc: UnreadableInputError) -> Any:
+        return _error(exc.message, exc.path, 400)
+
+    @app.errorhandler(UnknownParagraphError)
+    def _unknown(exc: UnknownParagraphError) -> Any:
+        return _error(exc.message, exc.path, 404)
+
+    @app.errorhandler(CorpusError)
+    def _corpus(exc: CorpusError) -> Any:
+        log.error("corpus does not validate: %s", exc.message)
+        return _error("the rules corpus does not validate right now; try again shortly", "rules", 503)
+
+    @app.errorhandler(RunecodexError)
+    def _other(exc: RunecodexError) -> Any:
+        return _error(exc.message, exc.path, 400)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        status = exc.code or 500
+        custom = exc.description if exc.description != type(exc).description else None
+        text = {404: "not found", 405: "method not allowed",
+                413: f"request body too large (at most {MAX_BODY // 1024} KiB)"}.get(status)
+        message = custom or text or (exc.description or exc.name).strip().rstrip(".")
+        message = message[:1].lower() + message[1:]
+        result = _error(message, "", status)
+        if status == 405 and exc.get_response().headers.get("Allow"):
+            resp = app.make_response(result)
+            resp.headers["Allow"] = exc.get_response().headers["Allow"]
+            return resp
+        return result
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Any:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _error("internal error: the ruling could not be computed; the error was logged", "", 500)

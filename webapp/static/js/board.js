@@ -1,0 +1,275 @@
+// The board page: pick a situation, set up the position visually, ask "what happens now?".
+import {getJSON, postJSON, situations} from "./api.js";
+import {announce, clear, copy, h, humanize} from "./dom.js";
+import {installPreviews} from "./preview.js";
+import {renderRuling} from "./ruling.js";
+import {defaultFor, renderForm} from "./schemaform.js";
+import {readFromLocation, shareURL, writeToLocation} from "./share.js";
+
+const EDITOR_MODULES = {
+  "rune-age": "./editors/rune-age.js",
+  "runewars-miniatures": "./editors/runewars-miniatures.js",
+  "runewars": "./editors/runewars.js",
+  "runeslingers": "./editors/runeslingers.js",
+};
+
+const root = document.getElementById("board");
+const game = root.dataset.game;
+const tabs = document.getElementById("situation-tabs");
+const editorEl = document.getElementById("editor");
+const rulingEl = document.getElementById("ruling");
+const state = {schemas: {}, editors: {}, positions: {}, current: null, rulings: {}, examples: []};
+
+const generic = {
+  render(el, pos, ctx) {
+    el.append(renderForm(ctx.schema, pos, ctx.changed));
+  },
+};
+
+function editorFor(name) {
+  return state.editors[name] || generic;
+}
+
+function examplesOf(name) {
+  return state.examples.filter((e) => e.situation === name);
+}
+
+function initialPosition(name) {
+  const ed = state.editors[name];
+  const worked = examplesOf(name)[0];
+  let base;
+  if (ed && ed.example) base = copy(ed.example);
+  else if (worked) base = copy(worked.position);
+  else base = defaultFor(state.schemas[name].schema);
+  return {...base, game, situation: name};
+}
+
+function examplePicker(name) {
+  const list = examplesOf(name);
+  if (!list.length) return null;
+  const el = h("select", {id: "example-picker", onchange: (e) => {
+    const chosen = list[parseInt(e.target.value, 10)];
+    if (chosen) load(copy(chosen.position));
+  }}, h("option", {value: ""}, `Load a worked example (${list.length})…`),
+  list.map((ex, i) => h("option", {value: String(i)}, ex.title)));
+  return h("div", {class: "field examples"}, h("label", {for: "example-picker", class: "visually-hidden"}, "Worked examples"), el);
+}
+
+function position() {
+  return state.positions[state.current];
+}
+
+let writeTimer = null;
+function changed() {
+  clearTimeout(writeTimer);
+  writeTimer = setTimeout(() => writeToLocation(position()), 150);
+  rulingEl.classList.add("stale");
+  const note = document.getElementById("stale-note");
+  if (note) note.hidden = rulingEl.childElementCount === 0;
+}
+
+function renderEditor() {
+  clear(editorEl);
+  const name = state.current;
+  const sit = state.schemas[name];
+  const ctx = {schema: sit.schema, description: sit.description, changed, rerender: renderEditor, game, situation: name};
+  editorEl.append(h("h2", {class: "editor-title"}, humanize(name),
+    h("small", {}, ` — ${sit.description}`)), examplePicker(name));
+  editorFor(name).render(editorEl, position(), ctx);
+}
+
+function renderTabs() {
+  clear(tabs);
+  for (const name of Object.keys(state.schemas)) {
+    const selected = name === state.current;
+    tabs.append(h("button", {type: "button", role: "tab", class: "tab", id: `tab-${name}`,
+                             "aria-selected": selected ? "true" : "false", "aria-controls": "editor",
+                             tabindex: selected ? "0" : "-1", dataset: {situation: name},
+                             onclick: () => select(name)}, humanize(name)));
+  }
+}
+
+tabs.addEventListener("keydown", (e) => {
+  if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(e.key)) return;
+  const names = Object.keys(state.schemas);
+  let i = names.indexOf(state.current);
+  if (e.key === "ArrowLeft") i = (i - 1 + names.length) % names.length;
+  if (e.key === "ArrowRight") i = (i + 1) % names.length;
+  if (e.key === "Home") i = 0;
+  if (e.key === "End") i = names.length - 1;
+  select(names[i]);
+  document.getElementById(`tab-${names[i]}`).focus();
+  e.preventDefault();
+});
+
+function select(name) {
+  state.current = name;
+  if (!state.positions[name]) state.positions[name] = initialPosition(name);
+  renderTabs();
+  renderEditor();
+  showRuling(state.rulings[name] || null);
+  writeToLocation(position());
+}
+
+function showRuling(ruling) {
+  clear(rulingEl);
+  rulingEl.classList.remove("stale");
+  document.getElementById("stale-note").hidden = true;
+  if (!ruling) {
+    rulingEl.append(h("p", {class: "placeholder"}, "Set up the position, then press “What happens now?”."));
+    return;
+  }
+  rulingEl.append(renderRuling(ruling, position(), answer));
+}
+
+function answer(apply) {
+  apply(position());
+  renderEditor();
+  writeToLocation(position());
+  resolveNow();
+}
+
+function markError(path) {
+  for (const el of editorEl.querySelectorAll(".error-field")) el.classList.remove("error-field");
+  let p = path;
+  while (p) {
+    const el = editorEl.querySelector(`[data-path="${CSS.escape(p)}"]`);
+    if (el) {
+      el.classList.add("error-field");
+      el.scrollIntoView({block: "center", behavior: "smooth"});
+      return;
+    }
+    const next = p.replace(/(\.[^.[\]]+|\[\d+\])$/, "");
+    if (next === p) break;
+    p = next;
+  }
+}
+
+async function resolveNow() {
+  const button = document.getElementById("resolve");
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const {ok, status, data} = await postJSON("/api/resolve", position());
+    if (ok) {
+      state.rulings[state.current] = data;
+      showRuling(data);
+      announce(data.legal ? `Ruling ready: ${data.steps.length} steps.` : "Ruling ready: not allowed.");
+      const heading = rulingEl.querySelector(".verdict");
+      if (heading && window.innerWidth < 900) heading.focus();
+    } else {
+      clear(rulingEl);
+      rulingEl.classList.remove("stale");
+      rulingEl.append(h("div", {class: "error", role: "alert"},
+        h("h2", {}, status === 413 ? "Position too large" : "The position cannot be read"),
+        h("p", {}, data.error || "unknown error"),
+        data.path ? h("p", {}, "At ", h("code", {}, data.path)) : null));
+      markError(data.path || "");
+    }
+  } catch (err) {
+    clear(rulingEl);
+    rulingEl.append(h("div", {class: "error", role: "alert"}, h("p", {}, `No answer from the server: ${err}`)));
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], {type: "application/json"}));
+  const a = h("a", {href: url, download: name});
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function load(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("a position is a JSON object");
+  if (value.game !== game) throw new Error(`this is the ${game} board; the position is for ${value.game}`);
+  if (!state.schemas[value.situation]) throw new Error(`unknown situation ${value.situation}`);
+  state.positions[value.situation] = value;
+  delete state.rulings[value.situation];
+  select(value.situation);
+}
+
+function setupToolbar() {
+  document.getElementById("resolve").addEventListener("click", resolveNow);
+  document.getElementById("share").addEventListener("click", async () => {
+    const url = shareURL(position());
+    const out = document.getElementById("share-url");
+    out.value = url;
+    out.hidden = false;
+    out.select();
+    try { await navigator.clipboard.writeText(url); announce("Link copied."); } catch { announce("Link ready to copy."); }
+  });
+  document.getElementById("export").addEventListener("click", () => {
+    download(`${game}-${state.current}.json`, JSON.stringify(position(), null, 2));
+  });
+  const dialog = document.getElementById("import-dialog");
+  const text = document.getElementById("import-text");
+  const msg = document.getElementById("import-error");
+  document.getElementById("import").addEventListener("click", () => {
+    text.value = JSON.stringify(position(), null, 2);
+    msg.textContent = "";
+    dialog.showModal();
+  });
+  document.getElementById("import-file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (file) text.value = await file.text();
+  });
+  document.getElementById("import-load").addEventListener("click", (e) => {
+    e.preventDefault();
+    try {
+      load(JSON.parse(text.value));
+      dialog.close();
+      announce("Position loaded.");
+    } catch (err) {
+      msg.textContent = String(err.message || err);
+    }
+  });
+  document.getElementById("import-cancel").addEventListener("click", () => dialog.close());
+  document.getElementById("reset").addEventListener("click", () => {
+    state.positions[state.current] = initialPosition(state.current);
+    delete state.rulings[state.current];
+    select(state.current);
+  });
+}
+
+async function main() {
+  installPreviews();
+  setupToolbar();
+  const all = (await situations()).filter((s) => s.game === game);
+  const mainName = root.dataset.main;
+  all.sort((a, b) => (a.situation === mainName ? -1 : b.situation === mainName ? 1 : 0));
+  for (const s of all) state.schemas[s.situation] = s;
+  const worked = await getJSON(`/api/examples?game=${encodeURIComponent(game)}`);
+  state.examples = worked.ok ? worked.data.examples : [];
+  try {
+    const mod = await import(EDITOR_MODULES[game]);
+    state.editors = mod.editors || {};
+  } catch (err) {
+    console.error("editor module failed to load", err);
+  }
+  const shared = readFromLocation();
+  if (shared && shared.game === game && state.schemas[shared.situation]) {
+    state.positions[shared.situation] = shared;
+    select(shared.situation);
+    resolveNow();
+  } else if (all.length) {
+    select(all[0].situation);
+  } else {
+    editorEl.append(h("p", {}, "No situation of this game can be resolved yet."));
+    for (const b of document.querySelectorAll(".actionbar button")) b.disabled = true;
+  }
+  root.dataset.ready = "true";
+}
+
+window.addEventListener("hashchange", () => {
+  const shared = readFromLocation();
+  if (shared && shared.game === game && JSON.stringify(shared) !== JSON.stringify(position())) {
+    try { load(shared); resolveNow(); } catch { /* ignore a foreign fragment */ }
+  }
+});
+
+main();

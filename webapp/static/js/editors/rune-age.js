@@ -1,0 +1,239 @@
+// Rune Age: cards dragged (or added with buttons) into armies; target, attrition and siege boards.
+import {h, humanize} from "../dom.js";
+import {draggable} from "../drag.js";
+import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
+import {FACTIONS, live, panel, row} from "./common.js";
+
+// The player's cards at hand: a palette to build armies from (not part of the position).
+const hand = [
+  {name: "Reanimate", strength: 1, kind: "unit"},
+  {name: "Skeleton Archer", strength: 2, kind: "unit"},
+  {name: "Dark Knight", strength: 3, kind: "unit"},
+  {name: "Footman", strength: 2, kind: "unit"},
+  {name: "Knight", strength: 3, kind: "unit"},
+  {name: "Battle Cry", strength: 2, kind: "tactic"},
+];
+
+function cardFace(card, extra = []) {
+  return [
+    h("span", {class: "card-strength", "aria-label": `strength ${card.strength}`}, String(card.strength)),
+    h("span", {class: "card-name"}, card.name),
+    h("span", {class: `card-kind ${card.kind || "unit"}`}, card.kind || "unit"),
+    ...extra,
+  ];
+}
+
+/** Return the palette of cards with a "new card" form; zones: [{id, label, add(card)}]. */
+function handPanel(zones, redrawAll) {
+  const {el, draw} = live((redraw) => {
+    const list = h("ul", {class: "cards hand", "aria-label": "Cards at hand"});
+    hand.forEach((card) => {
+      const li = h("li", {class: "card"}, cardFace(card),
+        h("span", {class: "card-actions"}, zones.map((z) =>
+          smallButton(z.short || "Add", () => { z.add({...card}); redrawAll(); },
+                      {"aria-label": `Add ${card.name} to ${z.label}`, dataset: {add: z.id}}))));
+      draggable(li, `${card.name}, strength ${card.strength}`, (zone) => {
+        const z = zones.find((x) => x.id === zone);
+        if (z) { z.add({...card}); redrawAll(); }
+      });
+      list.append(li);
+    });
+    const draft = {name: "", strength: 1, kind: "unit"};
+    const form = h("div", {class: "new-card"},
+      textInput("New card name", () => draft.name, (v) => { draft.name = v; }, {path: "new-card-name"}),
+      stepper("Strength", () => draft.strength, (v) => { draft.strength = v; }, {min: -20, max: 99, small: true}),
+      segmented("Kind", ["unit", "tactic"], () => draft.kind, (v) => { draft.kind = v; }),
+      smallButton("Add to hand", () => {
+        if (!draft.name.trim()) return;
+        hand.push({name: draft.name.trim(), strength: draft.strength, kind: draft.kind});
+        redraw();
+      }, {id: "new-card-add"}));
+    return [list, h("details", {class: "new-card-box"}, h("summary", {}, "Make a card"), form)];
+  });
+  return {el: panel("Cards at hand — drag into an army, or use the buttons", el), draw};
+}
+
+/** Return an army drop zone listing its cards, editable; structural changes call changed(true). */
+function armyZone(id, label, army, changed) {
+  const {el, draw} = live(() => {
+    const total = army.reduce((s, c) => s + (Number(c.strength) || 0), 0);
+    const list = h("ul", {class: "cards army", "aria-label": label});
+    if (!army.length) list.append(h("li", {class: "empty"}, "Drop cards here"));
+    army.forEach((card, i) => {
+      list.append(h("li", {class: "card in-army", dataset: {index: String(i)}}, cardFace(card),
+        h("span", {class: "card-actions"},
+          h("label", {class: "mini-check"},
+            h("input", {type: "checkbox", checked: !!card.cannot_be_destroyed, onchange: (e) => {
+              if (e.target.checked) card.cannot_be_destroyed = true; else delete card.cannot_be_destroyed;
+              changed(false);
+            }}), "can’t be destroyed"),
+          smallButton("Remove", () => { army.splice(i, 1); changed(); draw(); },
+                      {"aria-label": `Remove ${card.name} from ${label}`}))));
+    });
+    return [h("p", {class: "zone-total"}, `${label}: ${army.length} card(s), printed strength ${total}`), list];
+  }, {class: "dropzone", dataset: {dropzone: id, path: id === "army" ? "army" : `${id}.army`}});
+  return {el, draw};
+}
+
+/** Return the Resolution bonuses of holder[key] (the list is created on the first addition). */
+function bonusesPanel(holder, key, army, changed, path) {
+  const {el, draw} = live((redraw) => [
+    h("ul", {class: "plain bonuses"}, (holder[key] || []).map((b, i, bonuses) => h("li", {class: "row"},
+      select("From", [null, ...new Set(army.map((c) => c.name))].map((n) => [n, n ?? "(other)"]),
+             () => b.source ?? null, (v) => { if (v === null) delete b.source; else b.source = v; changed(); },
+             {path: `${path}[${i}].source`}),
+      stepper("Strength", () => b.strength, (v) => { b.strength = v; changed(); },
+              {min: -20, max: 99, path: `${path}[${i}].strength`, small: true}),
+      smallButton("Remove", () => { bonuses.splice(i, 1); changed(); redraw(); },
+                  {"aria-label": `Remove bonus ${i + 1}`})))),
+    smallButton("Add a Resolution bonus", () => {
+      (holder[key] = holder[key] || []).push({strength: 1});
+      changed(); redraw();
+    }),
+  ]);
+  return {el, draw};
+}
+
+const battle = {
+  example: {
+    attacker_faction: "waiqar",
+    target: {kind: "enemy", name: "Dragonlord Kalladra", strength: 10, attrition_icons: 1},
+    army: [{name: "Reanimate", strength: 1, kind: "unit"}, {name: "Reanimate", strength: 1, kind: "unit"},
+           {name: "Reanimate", strength: 1, kind: "unit"}, {name: "Skeleton Archer", strength: 2, kind: "unit"},
+           {name: "Dark Knight", strength: 3, kind: "unit"}],
+    attrition_skulls: [1],
+    destroyed_by_attrition: ["Reanimate"],
+    resolution_bonuses: [{source: "Dark Knight", strength: 3}],
+    already_attacked_this_round: false,
+  },
+  render(el, pos, ctx) {
+    pos.army = pos.army || [];
+    const t = pos.target = pos.target || {kind: "enemy", strength: 1};
+    const changed = (structural = true) => {
+      ctx.changed();
+      if (structural) army.draw();
+      attrition.draw();
+      bonuses.draw();
+    };
+    const army = armyZone("army", "Army", pos.army, changed);
+    const bonuses = bonusesPanel(pos, "resolution_bonuses", pos.army, ctx.changed, "resolution_bonuses");
+    const attrition = live((redraw) => {
+      const icons = t.attrition_icons || 0;
+      if (!icons) return h("p", {class: "hint"}, "The target shows no attrition icon: no roll.");
+      const rolled = Array.isArray(pos.attrition_skulls);
+      const out = [checkbox("The attrition die has been rolled", () => rolled, (on) => {
+        if (on) pos.attrition_skulls = Array(icons).fill(0); else { delete pos.attrition_skulls; delete pos.destroyed_by_attrition; }
+        ctx.changed(); redraw();
+      }, {path: "attrition_skulls?"})];
+      if (rolled) {
+        while (pos.attrition_skulls.length < icons) pos.attrition_skulls.push(0);
+        pos.attrition_skulls.length = icons;
+        pos.attrition_skulls.forEach((_, i) => out.push(stepper(`Skulls on roll ${i + 1}`, () => pos.attrition_skulls[i],
+          (v) => { pos.attrition_skulls[i] = v; ctx.changed(); }, {min: 0, max: 10, path: `attrition_skulls[${i}]`, small: true})));
+        const destroyed = pos.destroyed_by_attrition || [];
+        const units = pos.army.filter((c) => c.kind !== "tactic");
+        out.push(h("fieldset", {class: "field", dataset: {path: "destroyed_by_attrition"}},
+          h("legend", {}, "Units the player destroys (one per skull)"),
+          units.length ? units.map((card) => {
+            const count = destroyed.filter((n) => n === card.name).length;
+            const seen = units.filter((c) => c.name === card.name);
+            const nth = seen.indexOf(card);
+            const id = `destroy-${pos.army.indexOf(card)}`;
+            return h("div", {class: "field check"},
+              h("input", {id, type: "checkbox", checked: nth < count, onchange: (e) => {
+                const list = pos.destroyed_by_attrition = pos.destroyed_by_attrition || [];
+                if (e.target.checked) list.push(card.name);
+                else list.splice(list.indexOf(card.name), 1);
+                ctx.changed();
+              }}), h("label", {for: id}, `${card.name} (${card.strength})`));
+          }) : h("p", {class: "hint"}, "No units in the army.")));
+      }
+      return out;
+    });
+    const targetPanel = live((redraw) => [
+      segmented("Target", [["enemy", "Enemy"], ["city", "City"], ["stronghold", "Stronghold"], ["instant", "Instant"]],
+                () => t.kind, (v) => {
+                  t.kind = v;
+                  if (v !== "stronghold") delete t.faction; else t.faction = t.faction || pos.attacker_faction || "daqan";
+                  ctx.changed(); redraw();
+                }, {path: "target.kind"}),
+      row(textInput("Name", () => t.name, (v) => { t.name = v; ctx.changed(); }, {path: "target.name"}),
+          stepper("Strength", () => t.strength, (v) => { t.strength = v; ctx.changed(); }, {min: 0, max: 99, path: "target.strength"}),
+          stepper("Attrition icons", () => t.attrition_icons || 0, (v) => {
+            t.attrition_icons = v; ctx.changed(); attrition.draw();
+          }, {min: 0, max: 10, path: "target.attrition_icons"})),
+      t.kind === "stronghold"
+        ? select("Stronghold of", FACTIONS, () => t.faction, (v) => { t.faction = v; ctx.changed(); }, {path: "target.faction"})
+        : null,
+      checkbox("This target was already attacked this round", () => pos.already_attacked_this_round,
+               (v) => { pos.already_attacked_this_round = v; ctx.changed(); }, {path: "already_attacked_this_round"}),
+    ]);
+    const handBox = handPanel([{id: "army", label: "the army", short: "Add to army", add: (c) => pos.army.push(c)}],
+                              () => { changed(); });
+    el.append(h("div", {class: "ra-board"},
+      panel("Attacker", select("Faction", FACTIONS, () => pos.attacker_faction, (v) => { pos.attacker_faction = v; ctx.changed(); },
+                               {path: "attacker_faction"})),
+      panel("Target", targetPanel.el),
+      handBox.el,
+      panel("Army", army.el),
+      panel("Attrition", attrition.el),
+      panel("Resolution bonuses", bonuses.el)));
+  },
+};
+
+function sideColumn(side, label, pos, ctx, draws) {
+  const s = pos[side] = pos[side] || {army: []};
+  s.army = s.army || [];
+  const army = armyZone(side, label, s.army, (structural = true) => {
+    ctx.changed();
+    if (structural) draws.forEach((d) => d());
+  });
+  const bonuses = bonusesPanel(s, "resolution_bonuses", s.army, ctx.changed, `${side}.resolution_bonuses`);
+  draws.push(army.draw, bonuses.draw);
+  return h("div", {class: `side side-${side}`},
+    h("h3", {}, label),
+    textInput("Player", () => s.player, (v) => { s.player = v; ctx.changed(); }, {path: `${side}.player`}),
+    army.el, h("h4", {}, "Resolution bonuses"), bonuses.el);
+}
+
+const siege = {
+  example: {
+    scenario: "runewars",
+    target: {kind: "home_realm", name: "Elf Home Realm", damage: 0},
+    attacker: {player: "Uthuk", army: [{name: "Flesh Ripper", strength: 3, kind: "unit"},
+                                       {name: "Berserker", strength: 1, kind: "unit"},
+                                       {name: "Berserker", strength: 1, kind: "unit"}],
+               resolution_bonuses: [{source: "Battle Cry", strength: 2}]},
+    defender: {player: "Elves", army: [{name: "Storm Sorceress", strength: 2, kind: "unit"},
+                                       {name: "Darnati Warrior", strength: 3, kind: "unit"}],
+               resolution_bonuses: []},
+  },
+  render(el, pos, ctx) {
+    const t = pos.target = pos.target || {kind: "home_realm"};
+    const draws = [];
+    const targetPanel = live((redraw) => [
+      select("Scenario", ["resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"],
+             () => pos.scenario, (v) => { pos.scenario = v; ctx.changed(); }, {path: "scenario"}),
+      segmented("Besieged", [["home_realm", "Home Realm"], ["city", "City"]], () => t.kind, (v) => {
+        t.kind = v; ctx.changed(); redraw();
+      }, {path: "target.kind"}),
+      row(textInput("Name", () => t.name, (v) => { t.name = v; ctx.changed(); }, {path: "target.name"}),
+          t.kind === "home_realm"
+            ? stepper("Damage already on it", () => t.damage || 0, (v) => { t.damage = v; ctx.changed(); }, {min: 0, max: 99, path: "target.damage"})
+            : stepper("Auto-defense", () => t.auto_defense || 0, (v) => { t.auto_defense = v; ctx.changed(); }, {min: 0, max: 99, path: "target.auto_defense"})),
+      t.kind === "city" ? checkbox("The city is exhausted", () => t.exhausted, (v) => { t.exhausted = v; ctx.changed(); }, {path: "target.exhausted"}) : null,
+    ]);
+    const cols = h("div", {class: "siege-sides"},
+      sideColumn("attacker", "Attacker", pos, ctx, draws),
+      sideColumn("defender", "Defender", pos, ctx, draws));
+    const handBox = handPanel([
+      {id: "attacker", label: "the attacker", short: "Attacker", add: (c) => pos.attacker.army.push(c)},
+      {id: "defender", label: "the defender", short: "Defender", add: (c) => pos.defender.army.push(c)},
+    ], () => { ctx.changed(); draws.forEach((d) => d()); });
+    el.append(h("div", {class: "ra-board"}, panel("Siege target", targetPanel.el), handBox.el,
+                panel("Armies", cols)));
+  },
+};
+
+export const editors = {battle, siege};
+export const label = humanize;

@@ -1,0 +1,168 @@
+// Runeslingers: the field — a runeslinger's health, power and determination, the ailments, the ladder.
+import {h, humanize} from "../dom.js";
+import {defaultFor, field} from "../schemaform.js";
+import {checkbox, segmented, smallButton, stepper, textInput} from "../widgets.js";
+import {live, panel, row} from "./common.js";
+
+const AILMENTS = [
+  ["burn", "🔥"], ["debilitate", "⛓"], ["curse", "☠"], ["fragment", "✦"], ["weaken", "↓"], ["insanity", "✺"],
+];
+
+function meter(value, max, label) {
+  const pct = Math.max(0, Math.min(100, max ? (100 * value) / max : 0));
+  return h("div", {class: "meter", role: "img", "aria-label": `${label}: ${value} of ${max}`}, h("span", {style: `width: ${pct}%`}));
+}
+
+function pips(n, label) {
+  return h("div", {class: "pips", role: "img", "aria-label": `${label}: ${n}`},
+    Array.from({length: Math.min(n, 20)}, () => h("span", {class: "pip"})));
+}
+
+function sub(ctx, ...keys) {
+  let sc = ctx.schema;
+  for (const k of keys) sc = sc && (k === "[]" ? sc.items : (sc.properties || {})[k]);
+  return sc || null;
+}
+
+const damage = {
+  example: {
+    target: {kind: "runeslinger", name: "Eva", health: 5, max_health: 20, power: 5, determination: 0},
+    amount: 10, damage_type: "basic", block: {declared: false},
+  },
+  render(el, pos, ctx) {
+    const t = pos.target = pos.target || {kind: "runeslinger", health: 20, max_health: 20, power: 5};
+    pos.block = pos.block || {declared: false};
+    const card = live((redraw) => {
+      const out = [
+        segmented("Target", [["runeslinger", "Runeslinger"], ["defense_card", "Defense card"]], () => t.kind, (v) => {
+          t.kind = v;
+          if (v === "defense_card") {
+            t.defense = t.defense ?? 3;
+            for (const k of ["health", "max_health", "power", "determination"]) delete t[k];
+          } else {
+            Object.assign(t, {health: t.health ?? 20, max_health: t.max_health ?? 20, power: t.power ?? 5});
+            delete t.defense;
+            delete t.controller;
+          }
+          ctx.changed(); redraw();
+        }, {path: "target.kind"}),
+        textInput("Name", () => t.name, (v) => { t.name = v; ctx.changed(); }, {path: "target.name"}),
+      ];
+      if (t.kind === "runeslinger") {
+        const health = h("div", {}, meter(t.health, t.max_health, "Health"));
+        const power = h("div", {}, pips(t.power, "Power"));
+        const show = () => {
+          health.replaceChildren(meter(t.health, t.max_health, "Health"));
+          power.replaceChildren(pips(t.power, "Power"));
+        };
+        out.push(
+          health,
+          row(stepper("Health", () => t.health, (v) => { t.health = v; ctx.changed(); show(); }, {min: 1, max: 999, path: "target.health", small: true}),
+              stepper("Max health", () => t.max_health, (v) => { t.max_health = v; ctx.changed(); show(); }, {min: 1, max: 999, path: "target.max_health", small: true})),
+          power,
+          row(stepper("Power", () => t.power, (v) => { t.power = v; ctx.changed(); show(); }, {min: 1, max: 99, path: "target.power", small: true}),
+              stepper("Determination", () => t.determination ?? 0, (v) => { t.determination = v; ctx.changed(); }, {min: 0, max: 999, path: "target.determination", small: true})));
+      } else {
+        out.push(stepper("Defense", () => t.defense ?? 0, (v) => { t.defense = v; ctx.changed(); }, {min: 0, max: 999, path: "target.defense"}));
+        const cs = sub(ctx, "target", "controller");
+        if (cs) {
+          out.push(checkbox("State the controlling runeslinger", () => !!t.controller, (on) => {
+            if (on) t.controller = defaultFor(cs); else delete t.controller;
+            ctx.changed(); redraw();
+          }, {path: "target.controller?"}));
+          if (t.controller) out.push(field(cs, "Controller", () => t.controller, (v) => { t.controller = v; ctx.changed(); }, ctx.changed, "target.controller"));
+        }
+      }
+      return out;
+    });
+    const incoming = live(() => [
+      stepper("Damage", () => pos.amount ?? 0, (v) => { pos.amount = v; ctx.changed(); }, {min: 0, max: 999, path: "amount"}),
+      h("div", {class: "field"}, field(sub(ctx, "damage_type") || {enum: ["basic", "direct", "pierce", "health_loss"]}, "Damage type",
+        () => pos.damage_type, (v) => { pos.damage_type = v; ctx.changed(); }, ctx.changed, "damage_type")),
+    ]);
+    const blockSchema = sub(ctx, "block");
+    el.append(h("div", {class: "field-board"},
+      panel("On the field", card.el),
+      h("div", {},
+        panel("Incoming damage", incoming.el),
+        panel("Block", blockSchema
+          ? field(blockSchema, "", () => pos.block, (v) => { pos.block = v; ctx.changed(); }, ctx.changed, "block")
+          : checkbox("Block declared", () => pos.block.declared, (v) => { pos.block.declared = v; ctx.changed(); })))));
+  },
+};
+
+function ailmentGrid(pos, keys, ctx) {
+  return h("div", {class: "ailments"}, AILMENTS.map(([name, glyph]) =>
+    h("div", {class: "icon-counter", dataset: {ailment: name}},
+      h("span", {class: "icon-glyph", "aria-hidden": "true"}, glyph),
+      h("strong", {}, humanize(name)),
+      keys.map(([key, label]) => stepper(label, () => (pos[key] || {})[name] ?? 0, (v) => {
+        pos[key] = pos[key] || {};
+        if (v > 0) pos[key][name] = v; else delete pos[key][name];
+        ctx.changed();
+      }, {min: 0, max: 999, path: `${key}.${name}`, small: true})))));
+}
+
+const ailmentPhase = {
+  example: {exposed: {burn: 5, curse: 3}, concealed: {weaken: 2}, power: 5},
+  render(el, pos, ctx) {
+    pos.exposed = pos.exposed || {};
+    el.append(h("div", {class: "field-board"},
+      panel("Ailments on the runeslinger", h("p", {class: "hint"}, "Exposed ailments resolve in the Ailment phase; concealed ones wait."),
+        ailmentGrid(pos, [["exposed", "Exposed"], ["concealed", "Concealed"]], ctx)),
+      panel("Runeslinger",
+        pips(pos.power || 0, "Power"),
+        stepper("Power", () => pos.power ?? 1, (v) => { pos.power = v; ctx.changed(); }, {min: 1, max: 99, path: "power"}),
+        stepper("Determination", () => pos.determination ?? 0, (v) => { pos.determination = v; ctx.changed(); }, {min: 0, max: 999, path: "determination"}),
+        h("h4", {}, "Ailments the player chose to remove (if asked)"),
+        h("p", {class: "hint"}, "Leave at 0 until the ruling asks."),
+        ailmentGrid(pos, [["remove", "Remove"]], ctx))));
+  },
+};
+
+const ladder = {
+  example: {
+    plays: [
+      {card: "Flaming Fists", player: "you", effect: "damage", targets: ["enemy runeslinger"]},
+      {card: "Stone Trap", player: "opponent", effect: "conceal", targets: ["Flaming Fists"]},
+    ],
+  },
+  render(el, pos, ctx) {
+    pos.plays = pos.plays || [];
+    const rungSchema = sub(ctx, "plays", "[]") || {properties: {}};
+    const view = live((redraw) => {
+      const list = h("ol", {class: "ladder", "aria-label": "The ladder, bottom rung first"});
+      pos.plays.forEach((play, i) => {
+        const body = h("div", {class: "rung-body"});
+        for (const [key, ps] of Object.entries(rungSchema.properties || {})) {
+          if (key === "targets") {
+            body.append(textInput("Targets (comma-separated)", () => (play.targets || []).join(", "), (v) => {
+              play.targets = v.split(",").map((x) => x.trim()).filter(Boolean); ctx.changed();
+            }, {path: `plays[${i}].targets`}));
+          } else if (key in play || (rungSchema.required || []).includes(key)) {
+            body.append(field(ps, humanize(key), () => play[key], (v) => { play[key] = v; ctx.changed(); }, ctx.changed, `plays[${i}].${key}`));
+          }
+        }
+        const optional = Object.keys(rungSchema.properties || {}).filter((k) => !(k in play) && k !== "targets");
+        list.append(h("li", {class: "rung", dataset: {path: `plays[${i}]`}},
+          h("div", {class: "rung-head"}, h("strong", {}, `Rung ${i + 1}${i === 0 ? " (bottom)" : i === pos.plays.length - 1 ? " (top)" : ""}`),
+            smallButton("Up", () => { if (i < pos.plays.length - 1) { [pos.plays[i], pos.plays[i + 1]] = [pos.plays[i + 1], pos.plays[i]]; ctx.changed(); redraw(); } },
+                        {"aria-label": `Move rung ${i + 1} up`, disabled: i === pos.plays.length - 1}),
+            smallButton("Down", () => { if (i > 0) { [pos.plays[i], pos.plays[i - 1]] = [pos.plays[i - 1], pos.plays[i]]; ctx.changed(); redraw(); } },
+                        {"aria-label": `Move rung ${i + 1} down`, disabled: i === 0}),
+            smallButton("Remove", () => { pos.plays.splice(i, 1); ctx.changed(); redraw(); }, {"aria-label": `Remove rung ${i + 1}`})),
+          body,
+          optional.length ? h("details", {}, h("summary", {}, "More about this play"),
+            optional.map((k) => smallButton(`State ${humanize(k).toLowerCase()}`, () => {
+              play[k] = defaultFor(rungSchema.properties[k]); ctx.changed(); redraw();
+            }))) : null));
+      });
+      return [list, smallButton("Play a card on top", () => {
+        pos.plays.push({card: "", player: "", effect: "", targets: []}); ctx.changed(); redraw();
+      }, {id: "add-rung"})];
+    });
+    el.append(panel("The ladder (top rung resolves first)", view.el));
+  },
+};
+
+export const editors = {damage, ailment_phase: ailmentPhase, ladder};

@@ -1,0 +1,318 @@
+// Runewars: a hex-area map editor (areas, controllers, units, borders) for movement; other panels use forms.
+import {clear, h, humanize} from "../dom.js";
+import {defaultFor, field, propertyRow} from "../schemaform.js";
+import {select, smallButton, textInput} from "../widgets.js";
+import {FACTIONS, live, panel, row} from "./common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLS = 7;
+const ROWS = 5;
+const SIZE = 48;
+const BORDER_TYPES = ["plain", "mountain", "water"];
+const CONTRACT_AREA = ["controller", "units", "neutral_units", "enemy_units", "activation_tokens"];
+const BOARD_KEYS = ["game", "situation", "map", "movers", "target_area", "ui_layout"];
+const AREA_FALLBACK = {
+  type: "object", required: ["id"],
+  properties: {id: {type: "string"}, controller: {anyOf: [{enum: FACTIONS}, {type: "null"}]},
+               neutral_units: {type: "integer", minimum: 0}, enemy_units: {type: "integer", minimum: 0},
+               activation_tokens: {type: "array", items: {enum: FACTIONS}}},
+};
+const MOVER_FALLBACK = {
+  type: "object", required: ["id", "from"],
+  properties: {id: {type: "string"}, from: {type: "string"}, fast: {type: "boolean"}, flying: {type: "boolean"},
+               routed: {type: "boolean"}, hero: {type: "boolean"}},
+};
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "style") el.style.cssText = v;
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+function center([col, row]) {
+  return [SIZE * Math.sqrt(3) * (col + 0.5 * (row & 1)) + SIZE, SIZE * 1.5 * row + SIZE];
+}
+
+function corners(c) {
+  const [x, y] = center(c);
+  return Array.from({length: 6}, (_, i) => {
+    const a = Math.PI / 180 * (60 * i - 30);
+    return [x + SIZE * Math.cos(a), y + SIZE * Math.sin(a)];
+  });
+}
+
+function neighbours([col, row]) {
+  const d = row & 1
+    ? [[1, 0], [-1, 0], [1, -1], [0, -1], [1, 1], [0, 1]]
+    : [[1, 0], [-1, 0], [0, -1], [-1, -1], [0, 1], [-1, 1]];
+  return d.map(([dc, dr]) => [col + dc, row + dr]);
+}
+
+function sharedEdge(a, b) {
+  const [bx, by] = center(b);
+  return corners(a).map((p) => [p, Math.hypot(p[0] - bx, p[1] - by)]).sort((x, y) => x[1] - y[1]).slice(0, 2).map((x) => x[0]);
+}
+
+function itemSchema(ctx, ...keys) {
+  let sc = ctx.schema;
+  for (const k of keys) {
+    if (!sc) return null;
+    sc = k === "[]" ? sc.items : (sc.properties || {})[k];
+  }
+  return sc || null;
+}
+
+function nextId(map) {
+  const taken = new Set(map.areas.map((a) => a.id));
+  for (let n = 1; ; n++) {
+    for (const letter of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+      const id = n === 1 ? letter : `${letter}${n}`;
+      if (!taken.has(id)) return id;
+    }
+  }
+}
+
+/** Give every area a hex slot: keep stored ones, place the rest on free slots in reading order. */
+function layoutOf(pos) {
+  const layout = pos.ui_layout = pos.ui_layout && typeof pos.ui_layout === "object" ? pos.ui_layout : {};
+  const used = new Set();
+  for (const a of pos.map.areas) {
+    const slot = layout[a.id];
+    if (Array.isArray(slot) && slot.length === 2 && !used.has(slot.join())) used.add(slot.join());
+    else delete layout[a.id];
+  }
+  for (const a of pos.map.areas) {
+    if (layout[a.id]) continue;
+    for (let i = 0; i < COLS * ROWS; i++) {
+      const slot = [i % COLS, Math.floor(i / COLS)];
+      if (!used.has(slot.join())) { layout[a.id] = slot; used.add(slot.join()); break; }
+    }
+  }
+  for (const k of Object.keys(layout)) if (!pos.map.areas.some((a) => a.id === k)) delete layout[k];
+  return layout;
+}
+
+function borderOf(map, a, b) {
+  return map.borders.find((x) => (x[0] === a && x[1] === b) || (x[0] === b && x[1] === a)) || null;
+}
+
+function cycleBorder(map, a, b) {
+  const found = borderOf(map, a, b);
+  if (!found) { map.borders.push([a, b, "plain"]); return; }
+  const i = BORDER_TYPES.indexOf(found[2]);
+  if (i === BORDER_TYPES.length - 1) map.borders.splice(map.borders.indexOf(found), 1);
+  else found[2] = BORDER_TYPES[i + 1];
+}
+
+function renameArea(pos, from, to) {
+  for (const a of pos.map.areas) if (a.id === from) a.id = to;
+  for (const b of pos.map.borders) { if (b[0] === from) b[0] = to; if (b[1] === from) b[1] = to; }
+  for (const m of pos.movers || []) if (m.from === from) m.from = to;
+  if (pos.target_area === from) pos.target_area = to;
+  if (pos.ui_layout && pos.ui_layout[from]) { pos.ui_layout[to] = pos.ui_layout[from]; delete pos.ui_layout[from]; }
+}
+
+const mobilize = {
+  example: {
+    season: "spring", player: "daqan", target_area: "B",
+    map: {
+      areas: [
+        {id: "A", controller: "daqan", neutral_units: 0, enemy_units: 0, activation_tokens: []},
+        {id: "B", controller: null, neutral_units: 0, enemy_units: 0, activation_tokens: []},
+        {id: "C", controller: null, neutral_units: 1, enemy_units: 0, activation_tokens: []},
+        {id: "D", controller: "uthuk", neutral_units: 0, enemy_units: 2, activation_tokens: []},
+      ],
+      borders: [["A", "B", "plain"], ["B", "C", "mountain"], ["A", "D", "water"], ["C", "D", "plain"]],
+    },
+    movers: [{id: "knight-1", from: "A", fast: false, flying: false, routed: false, hero: false},
+             {id: "archer-1", from: "D", fast: false, flying: false, routed: false, hero: false}],
+    ui_layout: {A: [1, 1], B: [2, 1], C: [2, 2], D: [1, 2]},
+  },
+  render(el, pos, ctx) {
+    pos.map = pos.map || {areas: [], borders: []};
+    pos.map.areas = pos.map.areas || [];
+    pos.map.borders = pos.map.borders || [];
+    pos.movers = pos.movers || [];
+    const defs = ctx.schema.$defs || {};
+    const areaSchema = defs.area || itemSchema(ctx, "map", "areas", "[]") || AREA_FALLBACK;
+    const moverSchema = itemSchema(ctx, "movers", "[]") || MOVER_FALLBACK;
+    let selected = pos.target_area || (pos.map.areas[0] && pos.map.areas[0].id) || null;
+    const changed = () => { ctx.changed(); };
+
+    const mapView = live((redraw) => {
+      const layout = layoutOf(pos);
+      const width = SIZE * Math.sqrt(3) * (COLS + 0.5) + SIZE * 0.4;
+      const height = SIZE * 1.5 * (ROWS - 1) + SIZE * 2.2;
+      const svg = s("svg", {class: "hexmap", viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, role: "group",
+                            "aria-label": "Map: click an empty hex to add an area, an area to select it, an edge between two areas to change the border"});
+      const bySlot = new Map(Object.entries(layout).map(([id, slot]) => [slot.join(), id]));
+      for (let r = 0; r < ROWS; r++) {
+        for (let c = 0; c < COLS; c++) {
+          const id = bySlot.get(`${c},${r}`);
+          const pts = corners([c, r]).map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
+          if (!id) {
+            svg.append(s("polygon", {points: pts, class: "hex empty", tabindex: "0", role: "button",
+              "aria-label": `Add an area at column ${c + 1}, row ${r + 1}`, "data-slot": `${c},${r}`,
+              onclick: () => addArea([c, r]), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addArea([c, r]); } }}));
+            continue;
+          }
+          const area = pos.map.areas.find((a) => a.id === id);
+          const cls = ["hex", "area", area.controller ? `ctrl-${area.controller}` : "", id === pos.target_area ? "target" : "",
+                       id === selected ? "selected" : ""].join(" ");
+          const [x, y] = center([c, r]);
+          const units = pos.movers.filter((m) => m.from === id).length;
+          const counts = [area.enemy_units ? `${area.enemy_units} enemy` : "",
+                          area.neutral_units ? `${area.neutral_units} neutral` : ""].filter(Boolean).join(", ");
+          svg.append(s("g", {},
+            s("polygon", {points: pts, class: cls, tabindex: "0", role: "button", "data-area": id,
+              "aria-label": `Area ${id}${area.controller ? `, controlled by ${area.controller}` : ""}${id === pos.target_area ? ", target" : ""}`,
+              "aria-pressed": id === selected ? "true" : "false",
+              onclick: () => { selected = id; redraw(); details.draw(); },
+              onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selected = id; redraw(); details.draw(); } }}),
+            s("text", {x: x.toFixed(1), y: (y - 14).toFixed(1), "text-anchor": "middle", class: "hex-label"}, id + (id === pos.target_area ? " ★" : "")),
+            area.controller ? s("text", {x: x.toFixed(1), y: (y + 1).toFixed(1), "text-anchor": "middle", class: "hex-sub"}, humanize(area.controller)) : null,
+            counts ? s("text", {x: x.toFixed(1), y: (y + 14).toFixed(1), "text-anchor": "middle", class: "hex-sub"}, counts.slice(0, 16)) : null,
+            units ? s("text", {x: x.toFixed(1), y: (y + 27).toFixed(1), "text-anchor": "middle", class: "hex-sub"}, `${units} moving`) : null));
+        }
+      }
+      // borders between neighbouring areas (drawn last, on top)
+      const ids = Object.keys(layout);
+      for (const a of ids) {
+        for (const nb of neighbours(layout[a])) {
+          const b = bySlot.get(nb.join());
+          if (!b || b <= a) continue;
+          const [[x1, y1], [x2, y2]] = sharedEdge(layout[a], layout[b]);
+          const border = borderOf(pos.map, a, b);
+          const kind = border ? border[2] : "none";
+          // a thick bar along the shared edge, a little shorter than it (its ends stay clear of corners)
+          const len = Math.hypot(x2 - x1, y2 - y1);
+          const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+          const [nx, ny] = [-uy * 5, ux * 5];
+          const [sx, sy, ex, ey] = [x1 + ux * 6, y1 + uy * 6, x2 - ux * 6, y2 - uy * 6];
+          const bar = [[sx + nx, sy + ny], [ex + nx, ey + ny], [ex - nx, ey - ny], [sx - nx, sy - ny]]
+            .map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
+          svg.append(s("polygon", {points: bar,
+            class: `border ${kind}`, tabindex: "0", role: "button", "data-border": `${a}-${b}`,
+            "aria-label": `Border ${a}–${b}: ${kind}. Activate to change`,
+            onclick: () => { cycleBorder(pos.map, a, b); changed(); redraw(); others.draw(); },
+            onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); cycleBorder(pos.map, a, b); changed(); redraw(); others.draw(); } }},
+            s("title", {}, `${a}–${b}: ${kind}`)));
+        }
+      }
+      return [svg, h("p", {class: "hint"},
+        ...BORDER_TYPES.map((t) => h("span", {}, h("span", {class: `legend-swatch`, style: `background: var(--b-${t})`}), `${t} `)),
+        "— click an edge to cycle none → plain → mountain → water. ★ marks the target area.")];
+    });
+
+    function addArea(slot) {
+      const id = nextId(pos.map);
+      const area = {...defaultFor(areaSchema), id};
+      pos.map.areas.push(area);
+      const layout = layoutOf(pos);
+      layout[id] = slot;
+      const bySlot = new Map(Object.entries(layout).map(([k, v]) => [v.join(), k]));
+      for (const nb of neighbours(slot)) {
+        const other = bySlot.get(nb.join());
+        if (other && other !== id && !borderOf(pos.map, id, other)) pos.map.borders.push([other, id, "plain"]);
+      }
+      selected = id;
+      changed(); mapView.draw(); details.draw(); movers.draw(); others.draw();
+    }
+
+    const details = live((redraw) => {
+      const area = pos.map.areas.find((a) => a.id === selected);
+      if (!area) return h("p", {class: "hint"}, "Select an area on the map (or click an empty hex to add one).");
+      const i = pos.map.areas.indexOf(area);
+      const out = [h("h4", {}, `Area ${area.id}`)];
+      let newId = area.id;
+      out.push(row(textInput("Name", () => area.id, (v) => { newId = v.trim(); }, {path: `map.areas[${i}].id`}),
+        smallButton("Rename", () => {
+          if (newId && newId !== area.id && !pos.map.areas.some((a) => a.id === newId)) {
+            renameArea(pos, area.id, newId); selected = newId; changed(); mapView.draw(); redraw(); movers.draw(); others.draw();
+          }
+        })));
+      const both = () => { changed(); mapView.draw(); };
+      for (const [key, ps] of Object.entries(areaSchema.properties || {})) {
+        if (key === "id") continue;
+        const shown = CONTRACT_AREA.includes(key) || (areaSchema.required || []).includes(key);
+        out.push(propertyRow(ps, key, shown, () => area, both, `map.areas[${i}].${key}`));
+      }
+      out.push(row(
+        smallButton(pos.target_area === area.id ? "This is the target" : "Make it the target area", () => {
+          pos.target_area = area.id; changed(); mapView.draw(); redraw();
+        }, {id: "make-target"}),
+        smallButton("Remove the area", () => {
+          pos.map.areas.splice(i, 1);
+          pos.map.borders = pos.map.borders.filter((b) => b[0] !== area.id && b[1] !== area.id);
+          if (pos.target_area === area.id) delete pos.target_area;
+          selected = null;
+          changed(); mapView.draw(); redraw(); movers.draw(); others.draw();
+        })));
+      return out;
+    });
+
+    const movers = live((redraw) => {
+      const ids = pos.map.areas.map((a) => a.id);
+      const out = [];
+      pos.movers.forEach((m, i) => {
+        const box = h("fieldset", {class: "object compact", dataset: {path: `movers[${i}]`}}, h("legend", {}, `Unit ${m.id || i + 1}`));
+        for (const [key, ps] of Object.entries(moverSchema.properties || {})) {
+          if (key === "from") {
+            box.append(select("From area", ids, () => m.from, (v) => { m.from = v; changed(); mapView.draw(); }, {path: `movers[${i}].from`}));
+          } else {
+            if (!(key in m) && (moverSchema.required || []).includes(key)) m[key] = defaultFor(ps);
+            if (!(key in m) && ps.type === "boolean") m[key] = false;
+            box.append(field(ps, humanize(key), () => m[key], (v) => { m[key] = v; changed(); }, changed, `movers[${i}].${key}`));
+          }
+        }
+        box.append(smallButton("Remove the unit", () => { pos.movers.splice(i, 1); changed(); redraw(); mapView.draw(); }));
+        out.push(box);
+      });
+      out.push(smallButton("Add a moving unit", () => {
+        const m = {...defaultFor(moverSchema), id: `unit-${pos.movers.length + 1}`, from: selected || ids[0] || ""};
+        pos.movers.push(m); changed(); redraw(); mapView.draw();
+      }, {id: "add-mover"}));
+      return out;
+    });
+
+    const others = live((redraw) => {
+      const ids = pos.map.areas.map((a) => a.id);
+      const layout = layoutOf(pos);
+      const adjacent = (a, b) => layout[a] && layout[b] && neighbours(layout[a]).some((n) => n.join() === layout[b].join());
+      const far = pos.map.borders.filter((b) => !adjacent(b[0], b[1]));
+      const draft = {a: ids[0], b: ids[1], kind: "plain"};
+      return [
+        h("p", {class: "hint"}, "Borders between areas that are not side by side on this grid:"),
+        far.length ? h("ul", {class: "plain"}, far.map((b) => h("li", {}, `${b[0]} – ${b[1]} (${b[2]}) `,
+          smallButton("Remove", () => { pos.map.borders.splice(pos.map.borders.indexOf(b), 1); changed(); redraw(); })))) : h("p", {class: "muted"}, "none"),
+        ids.length >= 2 ? row(
+          select("From", ids, () => draft.a, (v) => { draft.a = v; }),
+          select("To", ids, () => draft.b, (v) => { draft.b = v; }),
+          select("Border", BORDER_TYPES, () => draft.kind, (v) => { draft.kind = v; }),
+          smallButton("Add the border", () => {
+            if (draft.a === draft.b || borderOf(pos.map, draft.a, draft.b)) return;
+            pos.map.borders.push([draft.a, draft.b, draft.kind]); changed(); redraw(); mapView.draw();
+          })) : null,
+      ];
+    });
+
+    const top = h("div", {class: "row"});
+    const required = ctx.schema.required || [];
+    for (const [key, ps] of Object.entries(ctx.schema.properties || {})) {
+      if (BOARD_KEYS.includes(key)) continue;
+      top.append(propertyRow(ps, key, required.includes(key) || key === "season", () => pos, changed, key));
+    }
+    el.append(panel("Turn", top),
+      panel("Map", h("div", {class: "map-wrap"}, mapView.el, h("div", {class: "area-details"}, details.el))),
+      panel("Units moving", movers.el),
+      panel("More borders", others.el));
+  },
+};
+
+export const editors = {mobilize};
