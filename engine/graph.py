@@ -22,6 +22,7 @@ cited-by-engine    paragraph -> engine function           ``engine.core.RULES``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -29,12 +30,15 @@ import textwrap
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
+
+if TYPE_CHECKING:
+    from engine.site.layout import SiteLayout
 
 EDGE_TYPES = ("uses-term", "defines", "related", "see", "amends", "clarifies", "part-of", "indexed",
               "cited-by-engine")
@@ -88,10 +92,8 @@ def engine_rules() -> dict[str, tuple[str, ...]]:
     """
     from engine import core
 
-    try:
+    with contextlib.suppress(ImportError):
         core.load_situations()
-    except ImportError:
-        pass
     return {name: tuple(ids) for name, ids in core.RULES.items()}
 
 
@@ -182,7 +184,7 @@ def find_term(graph: nx.MultiDiGraph, term: str, game: str | None = None) -> str
     if len(hits) > 1:
         found = ", ".join(sorted(graph.nodes[h]["game"] for h in hits))
         raise GraphError(f"term {term!r} is defined in several games ({found}); pass --game", path="game")
-    return hits[0]
+    return str(hits[0])
 
 
 def _order(graph: nx.MultiDiGraph, node: str) -> tuple[int, int, str]:
@@ -225,7 +227,14 @@ def neighbourhood(graph: nx.MultiDiGraph, centre: str, depth: int = 1, max_nodes
             parent[other] = node
             queue.append(other)
             added += 1
-    sub: nx.MultiDiGraph = graph.subgraph(keep).copy()
+    # built node by node (not graph.subgraph): a subgraph view of a small node set iterates a set,
+    # whose order changes from one process to the next, and the pictures must not
+    sub = nx.MultiDiGraph()
+    for node in keep:
+        sub.add_node(node, **graph.nodes[node])
+    for u, v, data in graph.out_edges(list(keep), data=True):
+        if v in keep:
+            sub.add_edge(u, v, **data)
     sub.graph = {"centre": centre, "depth": depth, "left_out": len(left_out - set(keep))}
     for node, distance in keep.items():
         sub.nodes[node]["distance"] = distance
@@ -365,7 +374,7 @@ def _label(data: Mapping[str, Any]) -> str:
 def _drawn_edges(sub: nx.MultiDiGraph, sparse: bool) -> list[tuple[str, str, list[str], bool]]:
     """Return ``(tail, head, types, reversed)`` per drawn edge: one per pair; *sparse* keeps the walk tree."""
     pairs: dict[tuple[str, str], dict[str, bool]] = {}
-    for u, v, data in sub.edges(data=True):
+    for u, v, data in sorted(sub.edges(data=True), key=lambda e: (e[0], e[1], e[2]["type"])):
         if sparse and sub.nodes[v].get("via") != u and sub.nodes[u].get("via") != v:
             continue
         # draw from the nearer node outwards so the centre sits on the left
@@ -471,9 +480,14 @@ def export(sub: nx.MultiDiGraph, fmt: str, linker: Linker | None = None) -> str:
 
 def site_linker(corpus: Corpus, base: str = "/", from_docname: str | None = None) -> Linker:
     """Return a linker pointing nodes at their site pages, absolute below *base* or relative to a page."""
-    from engine.site.layout import SiteLayout, relative_url
+    from engine.site.layout import SiteLayout
 
-    layout = SiteLayout.from_corpus(corpus)
+    return site_linker_for(SiteLayout.from_corpus(corpus), base, from_docname)
+
+
+def site_linker_for(layout: SiteLayout, base: str = "/", from_docname: str | None = None) -> Linker:
+    """Return a linker for an already computed site *layout* (see :func:`site_linker`)."""
+    from engine.site.layout import relative_url
 
     def place(url: str) -> str:
         return relative_url(from_docname, url) if from_docname is not None else base + url

@@ -26,6 +26,7 @@ from engine.corpus import Corpus, Paragraph
 _SLUG_RE = re.compile(r"[^a-z0-9]+")
 _CHAPTER_PREFIX_RE = re.compile(r"^\d+[-_ ]*")
 _RANGE_RE = re.compile(r"\b0*(\d+) 0*(\d+)$")
+_ACRONYMS = {"faq": "FAQ"}
 
 
 def slugify(text: str) -> str:
@@ -37,6 +38,7 @@ def chapter_title(stem: str) -> str:
     """Return a readable title for a rules file stem (``04-turn-and-actions`` -> ``Turn and actions``)."""
     words = _CHAPTER_PREFIX_RE.sub("", stem).replace("-", " ").replace("_", " ").strip()
     words = _RANGE_RE.sub(lambda m: f"{m.group(1)}\u2013{m.group(2)}", words)
+    words = " ".join(_ACRONYMS.get(w, w) for w in words.split(" "))
     return (words[:1].upper() + words[1:]) if words else stem
 
 
@@ -146,9 +148,9 @@ class SiteLayout:
                 documents.append(_lay_out_document(doc.key, doc.title, game, paras, chapters, sections, page_of))
             glossary: list[GlossaryPage] = []
             taken: set[str] = {"index"}
-            for p in sorted(corpus.select(game, "glossary"), key=lambda q: _entry_title(q).lower()):
+            for p in sorted(corpus.select(game, "glossary"), key=lambda q: q.title.lower()):
                 slug = _unique(slugify(p.defines[0] if p.defines else p.title), taken)
-                page = GlossaryPage(f"{game}/glossary/{slug}", game, p.id, _entry_title(p),
+                page = GlossaryPage(f"{game}/glossary/{slug}", game, p.id, p.title,
                                     tuple(dict.fromkeys((*p.defines, *p.aliases))))
                 glossary.append(page)
                 glossary_page_of[p.id] = page.docname
@@ -190,10 +192,6 @@ def relative_url(from_docname: str, to_url: str) -> str:
     """Return *to_url* (relative to the site root) as seen from the page *from_docname*."""
     depth = len(PurePosixPath(from_docname).parts) - 1
     return "../" * depth + to_url
-
-
-def _entry_title(p: Paragraph) -> str:
-    return p.title
 
 
 def _lay_out_document(doc_key: str, doc_title: str, game: str, paras: Iterable[Paragraph],
