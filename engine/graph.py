@@ -22,7 +22,6 @@ cited-by-engine    paragraph -> engine function           ``engine.core.RULES``
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shutil
 import subprocess
@@ -85,16 +84,10 @@ class Dangling:
 
 
 def engine_rules() -> dict[str, tuple[str, ...]]:
-    """Return the engine's ``{function name: paragraph ids}`` after loading every situation module.
+    """Return the engine's ``{function name: paragraph ids}`` after loading every situation module."""
+    from engine.registry import all_rules
 
-    The engine is written by others while this runs: a missing ``engine.situations`` package simply
-    leaves the registry as it is (possibly empty).
-    """
-    from engine import core
-
-    with contextlib.suppress(ImportError):
-        core.load_situations()
-    return {name: tuple(ids) for name, ids in core.RULES.items()}
+    return all_rules()
 
 
 def build_graph(corpus: Corpus, rules: Mapping[str, Sequence[str]] | None = None) -> nx.MultiDiGraph:
