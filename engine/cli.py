@@ -41,23 +41,17 @@ def _wrap(text: str, indent: str = "  ") -> str:
                      for par in text.split("\n") if par.strip())
 
 
-def _implemented_by(pid: str) -> list[str]:
-    try:
-        from engine.registry import implemented_by
-    except ImportError:  # pragma: no cover - the engine registry is part of the package
-        return []
-    return implemented_by(pid)
-
-
 # --------------------------------------------------------------------------------------------- rule
 
 @_command("rule")
 def cmd_rule(args: argparse.Namespace) -> int:
     """Print one paragraph with its errata, FAQ, links and the engine rules that cite it."""
+    from engine.registry import implemented_by
+
     corpus = get_corpus()
     pid = args.id.strip().lower()
     try:
-        data = corpus.to_json(pid, _implemented_by(pid))
+        data = corpus.to_json(pid, implemented_by(pid))
     except UnknownParagraphError:
         close = [p.id for p in corpus if p.id.startswith(pid) or pid in p.id][:8]
         hint = f" (did you mean: {', '.join(close)})" if close else ""

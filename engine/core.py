@@ -241,11 +241,11 @@ def read_position(position: Any) -> Situation:
     if not isinstance(position, dict):
         raise UnreadableInputError(f"a position must be a JSON object, got {type(position).__name__}", path="")
     game, name = position.get("game"), position.get("situation")
-    games = sorted({g for g, _ in situations})
-    if not isinstance(game, str) or game not in games:
-        raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(games)})", path="game")
-    names = sorted(n for g, n in situations if g == game)
-    if not isinstance(name, str) or (game, name) not in situations:
+    if not isinstance(name, str) or not isinstance(game, str) or (game, name) not in situations:
+        games = sorted({g for g, _ in situations})  # the lists are for the error message only
+        if game not in games:
+            raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(games)})", path="game")
+        names = sorted(n for g, n in situations if g == game)
         raise UnreadableInputError(f"unknown situation {name!r} for {game} (one of {', '.join(names)})",
                                    path="situation")
     sit = situations[(game, name)]

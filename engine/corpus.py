@@ -582,7 +582,8 @@ def cache_dir() -> Path:
 def _cached(root: str) -> Corpus:
     """Load a validated corpus, from a pickle of the same files when one exists (written aside, then swapped)."""
     path = Path(root)
-    cache = cache_dir() / f"corpus-{_fingerprint(path)}.pickle"
+    root_key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
+    cache = cache_dir() / f"corpus-{root_key}-{_fingerprint(path)}.pickle"
     try:
         with cache.open("rb") as cached:  # our own cache, keyed by the files it was made from
             loaded = pickle.load(cached)
@@ -593,7 +594,7 @@ def _cached(root: str) -> Corpus:
     corpus = load_corpus(path)
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        for old in cache.parent.glob("corpus-*.pickle"):
+        for old in cache.parent.glob(f"corpus-{root_key}-*.pickle"):  # stale caches of this root only
             old.unlink(missing_ok=True)
         with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False, suffix=".tmp") as out:
             pickle.dump(corpus, out, protocol=pickle.HIGHEST_PROTOCOL)

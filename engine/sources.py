@@ -176,6 +176,11 @@ def _index_pages(doc: SourceDoc) -> list[tuple[str, int, int]]:
     return out
 
 
+def _variants(norm: str) -> set[str]:
+    """Return a normalized heading with and without a leading "the" (headings print either)."""
+    return {norm, norm.removeprefix("the "), "the " + norm}
+
+
 def _book_order(candidates: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """Return the longest run of (page, line, …) whose lines grow with the pages (drops misplaced matches)."""
     import bisect
@@ -278,13 +283,13 @@ class SourceChecker:
 
     @staticmethod
     def _all_strict(sdoc: SourceDoc, norm: str) -> list[Heading]:
-        variants = {norm, norm.removeprefix("the "), "the " + norm}
+        variants = _variants(norm)
         return [h for h in sdoc.headings if h.line not in sdoc.excluded and h.norm in variants] if norm else []
 
     def _match(self, sdoc: SourceDoc, norm: str, after: int) -> Heading | None:
         if not norm:
             return None
-        variants = {norm, norm.removeprefix("the "), "the " + norm}
+        variants = _variants(norm)
         tests: tuple[Callable[[Heading], bool], ...] = (
             lambda h: h.norm in variants,
             lambda h: h.norm.startswith(norm) or (norm.startswith(h.norm + " ") and len(h.norm) > 3),
@@ -359,10 +364,9 @@ class SourceChecker:
         return sdoc.located
 
     def _expected_pages(self, sdoc: SourceDoc, heading: Heading) -> tuple[int, int] | None:
-        located = self._located(sdoc)
+        located = self._located(sdoc)  # in line order: the book-order run grows in lines
         if not located:
             return None
-        located.sort()
         before = [x for x in located if x[0] <= heading.line]
         after = [x for x in located if x[0] > heading.line]
         low = before[-1][1] if before else 1

@@ -108,9 +108,9 @@ def instant_damage(instant_strength: int, army_strength: int) -> int:
     return max(0, instant_strength - army_strength)
 
 
-def _remove_attrition(army: list[Card], names: Sequence[str], needed: int, trace: Trace) -> list[Card] | None:
+def _remove_attrition(army: list[Card], names: Sequence[str], needed: int, candidates: Sequence[Card],
+                      trace: Trace) -> list[Card] | None:
     """Return the army after the named units are destroyed, or ``None`` when the choice is not legal."""
-    candidates = destructible_units(army)
     must = min(needed, len(candidates))
     if len(names) != must:
         trace.violate(f"{needed} skull(s) rolled: exactly {must} participating unit(s) must be destroyed, "
@@ -180,7 +180,7 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                          destructible_units, options=sorted({c.name for c in candidates}))
             out["army_strength_before_attrition"] = strength_of(army, bonuses)
             return out
-        remaining = _remove_attrition(army, named, needed, trace)
+        remaining = _remove_attrition(army, named, needed, candidates, trace)
         if remaining is None:
             return out
         out["destroyed_by_attrition"] = named
