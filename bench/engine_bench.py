@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from engine.core import load_situations, read_position, resolve  # noqa: E402
 from engine.corpus import get_corpus  # noqa: E402
 
-SOURCES = (ROOT / "tests" / "scenarios", ROOT.parent / "shared" / "examples")
+SOURCES = (ROOT / "tests" / "scenarios", ROOT.parent / "shared" / "examples", ROOT.parent / "shared" / "examples-new")
 
 
 @dataclass(frozen=True)

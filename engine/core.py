@@ -58,10 +58,12 @@ class Decision:
     choose: str
     cites: tuple[str, ...]
     options: tuple[Any, ...] = ()
+    field: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """Return ``{"who", "choose", "cites"[, "options"]}``."""
-        out: dict[str, Any] = {"who": self.who, "choose": self.choose, "cites": list(self.cites)}
+        """Return ``{"who", "choose", "cites", "field"[, "options"]}``."""
+        out: dict[str, Any] = {"who": self.who, "choose": self.choose, "cites": list(self.cites),
+                               "field": self.field}
         if self.options:
             out["options"] = list(self.options)
         return out
@@ -86,6 +88,7 @@ class Trace:
         self.steps: list[Step] = []
         self.decisions: list[Decision] = []
         self.violations: list[Violation] = []
+        self.summary: str = ""
 
     @staticmethod
     def _ids(cites: Iterable[str | Callable[..., Any]]) -> tuple[str, ...]:
@@ -99,9 +102,13 @@ class Trace:
         self.steps.append(Step(text, self._ids(cites)))
 
     def decide(self, who: str, choose: str, *cites: str | Callable[..., Any],
-               options: Iterable[Any] = ()) -> None:
-        """Record a choice left to *who*."""
-        self.decisions.append(Decision(who, choose, self._ids(cites), tuple(options)))
+               options: Iterable[Any] = (), field: str = "") -> None:
+        """Record a choice left to *who*; *field* is the JSON path in the position where the answer goes."""
+        self.decisions.append(Decision(who, choose, self._ids(cites), tuple(options), field))
+
+    def summarize(self, sentence: str) -> None:
+        """Set the ruling's one-sentence summary: the verdict and the numbers that matter."""
+        self.summary = sentence.strip()
 
     def violate(self, message: str, *cites: str | Callable[..., Any]) -> None:
         """Record a broken rule, and a step saying so."""
@@ -117,6 +124,7 @@ class Resolution:
     game: str
     situation: str
     legal: bool
+    summary: str
     outcome: Mapping[str, Any]
     steps: tuple[Step, ...]
     decisions: tuple[Decision, ...]
@@ -141,18 +149,45 @@ class Resolution:
             outcome["violations"] = [v.to_json() for v in trace.violations]
         elif "violations" in outcome:
             outcome["violations"] = []
-        return cls(game, situation, legal, outcome, tuple(trace.steps), tuple(trace.decisions), cites, sources)
+        return cls(game, situation, legal, summary_of(trace), outcome, tuple(trace.steps), tuple(trace.decisions),
+                   cites, sources)
 
     def to_json(self) -> dict[str, Any]:
         """Return the contract's resolve output."""
         return {
             "game": self.game, "situation": self.situation, "legal": self.legal,
+            "summary": self.summary,
             "outcome": dict(self.outcome),
             "decisions": [d.to_json() for d in self.decisions],
             "steps": [s.to_json() for s in self.steps],
             "cites": list(self.cites),
             "sources": {k: dict(v) for k, v in self.sources.items()},
         }
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def summary_of(trace: Trace) -> str:
+    """Return the ruling's one sentence: the first violation when illegal, else the resolver's summary.
+
+    A resolver states its verdict with :meth:`Trace.summarize`; an illegal position always reads
+    "Illegal: <first broken rule>."; an open choice is named when the resolver said nothing else.
+    """
+    if trace.violations:
+        return "Illegal: " + _sentence(trace.violations[0].message)[0].lower() + _sentence(
+            trace.violations[0].message)[1:]
+    if trace.summary:
+        return _sentence(trace.summary)
+    if trace.decisions:
+        d = trace.decisions[0]
+        return _sentence(f"Needs a decision: {d.who} chooses {d.choose}")
+    return _sentence(trace.steps[-1].text) if trace.steps else ""
 
 
 # ------------------------------------------------------------------------------------ situations

@@ -25,7 +25,7 @@ KINDS = ("rule", "glossary", "errata", "faq", "example", "table", "scenario")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 PARAGRAPH_KEYS = {
     "id", "kind", "title", "text", "source", "terms", "related", "defines", "aliases", "see",
-    "amends", "corrected", "clarifies", "facts", "table", "contested", "game",
+    "amends", "corrected", "clarifies", "facts", "table", "contested", "game", "short", "asked", "note",
 }
 SOURCE_KEYS = {"page", "section", "paragraph", "doc"}
 FILE_KEYS = {"paragraphs", "index"}
@@ -98,6 +98,9 @@ class Paragraph:
     facts: Mapping[str, Any] = field(default_factory=dict)
     table: Table | None = None
     contested: str | None = None
+    short: str | None = None
+    asked: tuple[str, ...] = ()
+    note: str | None = None
     file: str = ""
     line: int = 0
 
@@ -262,6 +265,8 @@ class Corpus:
             out["table"] = p.table.to_json()
         if p.contested:
             out["contested"] = p.contested
+        if p.note:
+            out["note"] = p.note
         return out
 
     def source_entry(self, pid: str) -> dict[str, Any]:
@@ -277,7 +282,8 @@ class Corpus:
         """Return the short listing shape (``runecodex list --json``)."""
         p = self.get(pid)
         return {"id": p.id, "game": p.game, "kind": p.kind, "title": p.title,
-                "text": self.text_of(p.id), "source": p.source.to_json()}
+                "text": self.text_of(p.id), "short": p.short, "asked": list(p.asked),
+                "source": p.source.to_json()}
 
 
 # --------------------------------------------------------------------------- reading YAML with lines
@@ -448,11 +454,22 @@ def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem])
         problems.append(Problem(rel, line, f"{where}: a faq entry must list the paragraphs it clarifies"))
     if kind == "table" and table is None and "table" not in raw:
         problems.append(Problem(rel, line, f"{where}: a table paragraph needs its table data"))
+    short = raw.get("short")
+    if short is not None and not (isinstance(short, str) and short.strip()):
+        problems.append(Problem(rel, line, f"{where}: short must be a non-empty one-line string"))
+        short = None
+    note = raw.get("note")
+    if note is not None and not (isinstance(note, str) and note.strip()):
+        problems.append(Problem(rel, line, f"{where}: note must be a non-empty string"))
+        note = None
+    asked = _str_list(raw, "asked", where, line, problems, rel)
     return Paragraph(
         id=pid, game=doc.game, kind=kind, title=title.strip(), text=text.strip(), source=source,
         terms=lists["terms"], related=lists["related"], defines=lists["defines"], aliases=lists["aliases"],
         see=see, amends=lists["amends"], corrected=corrected, clarifies=lists["clarifies"], facts=facts,
-        table=table, contested=contested.strip() if contested else None, file=rel, line=line,
+        table=table, contested=contested.strip() if contested else None,
+        short=" ".join(short.split()) if short else None, asked=tuple(" ".join(a.split()) for a in asked),
+        note=" ".join(note.split()) if note else None, file=rel, line=line,
     )
 
 

@@ -1,35 +1,26 @@
-"""Import every game's situations so they register with :mod:`engine.core` (one module per topic)."""
+"""Import every game's situations so they register with :mod:`engine.core` (one module per topic).
+
+Every module of the four game packages is imported, so a new topic module registers its situations
+by existing; nothing else lists them.
+"""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
-MODULES = (
-    "engine.rune_age.battle",
-    "engine.rune_age.siege",
-    "engine.rune_age.gold",
-    "engine.rune_age.monument",
-    "engine.rune_age.events",
-    "engine.runewars_miniatures.attack",
-    "engine.runewars_miniatures.activation",
-    "engine.runewars_miniatures.command",
-    "engine.runewars_miniatures.scoring",
-    "engine.runewars_miniatures.army",
-    "engine.runewars.battle",
-    "engine.runewars.damage",
-    "engine.runewars.play_order",
-    "engine.runewars.supremacy",
-    "engine.runewars.winter",
-    "engine.runewars.movement",
-    "engine.runewars.recruit",
-    "engine.runewars.game_end",
-    "engine.runeslingers.damage",
-    "engine.runeslingers.ailments",
-    "engine.runeslingers.draw",
-    "engine.runeslingers.ladder",
-    "engine.runeslingers.conflict",
-    "engine.runeslingers.deck",
-)
+GAME_PACKAGES = ("engine.rune_age", "engine.runewars_miniatures", "engine.runewars", "engine.runeslingers")
+
+
+def _modules() -> tuple[str, ...]:
+    names: list[str] = []
+    for package in GAME_PACKAGES:
+        pkg = importlib.import_module(package)
+        names.extend(sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)))
+    return tuple(names)
+
+
+MODULES = _modules()
 
 for _name in MODULES:
     importlib.import_module(_name)
