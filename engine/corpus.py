@@ -236,6 +236,7 @@ class Corpus:
         out: dict[str, Any] = {
             "id": p.id, "game": p.game, "kind": p.kind, "title": p.title,
             "text": self.text_of(p.id),
+            "short": p.short, "asked": list(p.asked),
             "source": p.source.to_json(),
             "locator": self.locator(p.id),
             "terms": list(p.terms), "related": list(p.related),
