@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.schema import BOOL, FACTION, arr, enum, integer, obj, text
 
 CARD = obj(["name", "strength"], name=text(), strength=integer(None), kind=enum("unit", "tactic"),
-           cannot_be_destroyed=BOOL)
+           cannot_be_destroyed=BOOL, wounded=BOOL)
 BONUS = obj(["strength"], source=text(), strength=integer(None))
 SCHEMA: dict[str, Any] = obj(
     ["target", "army"], extra=True,
@@ -43,11 +43,13 @@ class Card:
     strength: int
     kind: str = "unit"
     cannot_be_destroyed: bool = False
+    wounded: bool = False
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Card:
         """Read a card from a position."""
-        return cls(raw["name"], raw["strength"], raw.get("kind", "unit"), raw.get("cannot_be_destroyed", False))
+        return cls(raw["name"], raw["strength"], raw.get("kind", "unit"), raw.get("cannot_be_destroyed", False),
+                   raw.get("wounded", False))
 
     @property
     def is_unit(self) -> bool:
@@ -108,6 +110,19 @@ def instant_damage(instant_strength: int, army_strength: int) -> int:
     return max(0, instant_strength - army_strength)
 
 
+@rule("rafaq.faq.scenarios.runewars.6")
+def keeps_bonuses_without_units(cards: Sequence[Card], bonuses: Sequence[Mapping[str, Any]]) -> bool:
+    """Return whether strength bonuses still count for a side left with no unit (A Time for War, Tact and
+    Diplomacy): they do, so this is true whenever bonuses remain and no unit does."""
+    return bool(bonuses) and not any(c.is_unit for c in cards)
+
+
+@rule("ra.destroying-wounding-units.wound")
+def wounded_to_destroy(cards: Sequence[Card]) -> list[str]:
+    """Return the wounded units still in combat: they count at Resolution and are destroyed at End of Combat."""
+    return [c.name for c in cards if c.is_unit and c.wounded and not c.cannot_be_destroyed]
+
+
 def _remove_attrition(army: list[Card], names: Sequence[str], needed: int, candidates: Sequence[Card],
                       trace: Trace) -> list[Card] | None:
     """Return the army after the named units are destroyed, or ``None`` when the choice is not legal."""
@@ -129,7 +144,61 @@ def _remove_attrition(army: list[Card], names: Sequence[str], needed: int, candi
     return remaining
 
 
-@situation("rune-age", "battle", SCHEMA)
+FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar"}
+KIND_NAMES = {"enemy": "the Enemy", "stronghold": "the stronghold", "city": "the city", "instant": "the Instant"}
+RESULT_VERBS = {"secured": "secures", "defeated": "defeats", "repelled": "repels"}
+LABELS: dict[str, Label] = {
+    "army_strength": "Army strength", "target_strength": "Target strength",
+    "winner": ("Winner", {"army": "The army", "target": "The target"}),
+    "result": ("Result", {"secured": "Secured", "defeated": "Defeated", "repelled": "Repelled",
+                          "home_realm_damaged": "Home Realm damaged", "unchanged": "Unchanged"}),
+    "home_realm_damage": "Home Realm damage", "destroyed_by_attrition": "Destroyed by attrition",
+    "destroyed_at_end_of_combat": "Destroyed at End of Combat",
+    "army_strength_before_attrition": "Army strength before attrition",
+}
+
+
+def faction_name(key: str | None) -> str:
+    """Return a faction as printed (``daqan`` -> ``Daqan``)."""
+    return FACTION_NAMES.get(key or "", key or "")
+
+
+def target_label(target: Mapping[str, Any]) -> str:
+    """Return the target as a player names it: ``the Enemy Kalladra``, ``the city``."""
+    kind = KIND_NAMES.get(target["kind"], f"the {target['kind']}")
+    return f"{kind} {target['name']}" if target.get("name") else kind
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: who wins the battle and with what strengths (or which attrition choice is open)."""
+    target = pos["target"]
+    label, t_str = target_label(target), target["strength"]
+    if out.get("army_strength") is None:
+        before = out.get("army_strength_before_attrition")
+        icons = target.get("attrition_icons", 0)
+        if len(pos.get("attrition_skulls", [])) != icons:
+            return (f"Attrition first: roll the attrition die {icons} time(s) for {label}; the army has "
+                    f"{before} strength against {t_str} before any unit is lost.")
+        pending = next((d for d in trace.decisions if d.field == "destroyed_by_attrition"), None)
+        count = pending.choose.split()[0] if pending else "some"
+        return (f"Attrition: the attacker destroys {count} participating unit(s) of his choice before strengths are "
+                f"compared; the army has {before} strength against {t_str} before losing them.")
+    a_str = out["army_strength"]
+    lost = out.get("destroyed_by_attrition") or []
+    after = f" after losing {', '.join(lost)} to attrition" if lost else ""
+    tie = "; ties go to the army" if a_str == t_str else ""
+    if out.get("winner") == "army":
+        verb = RESULT_VERBS.get(str(out.get("result")), "defeats")
+        first = f"After losing {', '.join(lost)} to attrition, the army" if lost else "The army"
+        return f"{first} ({a_str}) {verb} {label} ({t_str}){tie}."
+    if target["kind"] == "instant":
+        return (f"{label[:1].upper()}{label[1:]} ({t_str}) beats the army ({a_str}){after}: the Home Realm "
+                f"takes {out.get('home_realm_damage')} damage.")
+    return f"The attack fails: {label} ({t_str}) is stronger than the army ({a_str}){after}."
+
+
+@situation("rune-age", "battle", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve a battle against a stronghold, city, Enemy or Instant: attrition, resolution, result."""
     target = pos["target"]
@@ -138,13 +207,13 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     bonuses = list(pos.get("resolution_bonuses", []))
     out: dict[str, Any] = {"army_strength": None, "target_strength": target["strength"], "winner": None,
                            "result": None, "home_realm_damage": 0 if kind == "instant" else None,
-                           "destroyed_by_attrition": []}
+                           "destroyed_by_attrition": [], "destroyed_at_end_of_combat": []}
     what = {"instant": "defends his Home Realm against", "enemy": "attacks"}.get(kind, "tries to secure")
     trace.step(f"Declare target: the player {what} the {kind} {name} (strength {target['strength']}).",
                "ra.conduct-a-battle.1")
     if kind == "stronghold" and not can_attack_stronghold(target.get("faction"), pos.get("attacker_faction")):
-        trace.violate(f"the stronghold belongs to {target.get('faction')}; a player may only attack and secure "
-                      f"his own faction's strongholds", can_attack_stronghold)
+        trace.violate(f"the stronghold belongs to {faction_name(target.get('faction'))}; a player may only attack "
+                      f"and secure his own faction's strongholds", can_attack_stronghold)
     if kind != "instant" and is_repeat_attack(pos.get("already_attacked_this_round", False)):
         trace.violate(f"{name} was already attacked this round; each target may be attacked once per round",
                       is_repeat_attack)
@@ -161,7 +230,7 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     if icons:
         if len(skulls) != icons:
             trace.decide("attacker", f"roll the attrition die {icons} time(s) and give the skulls rolled",
-                         skulls_to_suffer)
+                         skulls_to_suffer, field="attrition_skulls")
             out["army_strength_before_attrition"] = strength_of(army, bonuses)
             trace.step(f"Attrition: {name} shows {icons} attrition icon(s); the die is rolled once per icon and "
                        f"each skull destroys a participating unit of the player's choice.", skulls_to_suffer)
@@ -177,7 +246,8 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                 trace.step("Units that cannot be destroyed are not chosen; there are not enough others, so "
                            "fewer units are destroyed.", destructible_units)
             trace.decide("attacker", f"{must} participating unit(s) to destroy", skulls_to_suffer,
-                         destructible_units, options=sorted({c.name for c in candidates}))
+                         destructible_units, options=sorted({c.name for c in candidates}),
+                         field="destroyed_by_attrition")
             out["army_strength_before_attrition"] = strength_of(army, bonuses)
             return out
         remaining = _remove_attrition(army, named, needed, candidates, trace)
@@ -199,6 +269,9 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     trace.step(f"Resolution: army strength {parts}{bonus_text} = {army_strength} against {target['strength']}."
                + (f" {dropped} bonus(es) of destroyed units no longer apply." if dropped else ""), strength_of)
     out["army_strength"] = army_strength
+    if keeps_bonuses_without_units(army, live):
+        trace.step("No unit of the army is left, but its strength bonuses still count "
+                   f"({sum(int(b['strength']) for b in live)} in all).", keeps_bonuses_without_units)
     wins = is_army_winner(army_strength, target["strength"])
     tie = army_strength == target["strength"]
     if wins:
@@ -218,6 +291,10 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
             out["result"] = "unchanged"
             trace.step(f"{name} is stronger: the attack fails; the card stays where it is and may be attacked "
                        f"again on a later turn.", RESULT_RULES[kind])
+    doomed = out["destroyed_at_end_of_combat"] = wounded_to_destroy(army)
+    if doomed:
+        trace.step(f"The wounded {', '.join(doomed)} counted at Resolution and are now destroyed.", wounded_to_destroy,
+                   "ra.conduct-a-battle.5")
     trace.step("End of combat: wounded units are destroyed; surviving units go to the discard pile.",
                "ra.conduct-a-battle.5")
     return out

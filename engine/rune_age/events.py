@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.rune_age.siege import SCENARIO
 from engine.schema import BOOL, arr, integer, obj, text
@@ -35,7 +35,27 @@ def is_game_over_on_empty_deck(scenario: str, corpus: Corpus) -> bool:
         else False
 
 
-@situation("rune-age", "event_phase", SCHEMA)
+LABELS: dict[str, Label] = {
+    "triggers": "Start-of-Event-phase abilities that resolve", "game_over": "Game over",
+    "result": ("Result", {"draw_event": "Draw an Event card", "all_players_win": "All players win",
+                          "reshuffle_stage_2": "Reshuffle the Stage 2 Events"}),
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: which Enemy abilities resolve, then what the Event deck does."""
+    triggers = out["triggers"]
+    first = (f"{', '.join(triggers)} resolve{'s' if len(triggers) == 1 else ''} "
+             f"{'its' if len(triggers) == 1 else 'their'} start-of-Event-phase ability"
+             if triggers else "No start-of-Event-phase ability resolves")
+    then = {"draw_event": "then the first player draws an Event card",
+            "all_players_win": "then the empty Event deck ends The Cataclysm and all players win",
+            "reshuffle_stage_2": "then the empty Event deck is rebuilt from the Stage 2 Events"}[out["result"]]
+    return f"{first}; {then}."
+
+
+@situation("rune-age", "event_phase", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_event_phase(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve the start of an Event phase: which Enemy abilities trigger, and an empty Event deck."""
     enemies = pos.get("enemies", [])

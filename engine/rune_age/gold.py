@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.schema import arr, enum, integer, obj, text
 
@@ -51,7 +51,18 @@ def is_affordable(gold: int, cost: int) -> bool:
     return gold >= cost
 
 
-@situation("rune-age", "spend_gold", SCHEMA)
+LABELS: dict[str, Label] = {"gold": "Gold played", "cost": "Cost", "lost": "Gold lost"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: what the gold buys and what is lost."""
+    lost = out["lost"]
+    return (f"{out['gold']} gold pays for purchases costing {out['cost']}"
+            + (f"; the other {lost} gold is lost." if lost else ", with nothing lost."))
+
+
+@situation("rune-age", "spend_gold", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_spend_gold(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve a Spend Gold action: gold played, purchases, Promise of Riches, gold lost."""
     gold = sum(pos["gold_cards"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.schema import BOOL, arr, integer, obj, text
 
@@ -26,7 +26,24 @@ def tiebreak_strength(strength: Mapping[str, int]) -> int:
     return int(strength.get("deck", 0)) + int(strength.get("hand", 0)) + int(strength.get("discard", 0))
 
 
-@situation("rune-age", "monument_victory", SCHEMA)
+LABELS: dict[str, Label] = {"winners": "Winners", "totals": "Unit strength (deck, hand and discard)"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: who wins The Monument (and on what tie-break total)."""
+    winners, totals = out["winners"], out["totals"]
+    if not winners:
+        return "Nobody wins yet: no player built a Monument this round."
+    if not totals:
+        return f"{winners[0]} wins: the only player to build a Monument this round."
+    best = totals[winners[0]]
+    if len(winners) > 1:
+        return f"{' and '.join(winners)} share the victory, tied on {best} unit strength."
+    return f"{winners[0]} wins the Monument tie-break with {best} unit strength."
+
+
+@situation("rune-age", "monument_victory", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_monument(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Decide who wins The Monument at the end of a round in which Monuments were built."""
     builders = [p for p in pos["players"] if p["built_this_round"]]

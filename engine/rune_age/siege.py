@@ -9,9 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.rune_age.battle import BONUS, CARD, cards_from, is_army_empty, strength_of
+from engine.rune_age.battle import (
+    BONUS,
+    CARD,
+    cards_from,
+    is_army_empty,
+    keeps_bonuses_without_units,
+    strength_of,
+    wounded_to_destroy,
+)
 from engine.schema import BOOL, arr, enum, integer, obj, text
 
 SCENARIO = enum("resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument")
@@ -63,7 +71,37 @@ def city_state_after_capture(scenario: str | None) -> str:
     return "exhausted" if scenario == "the-cataclysm" else "refreshed"
 
 
-@situation("rune-age", "siege", SCHEMA)
+LABELS: dict[str, Label] = {
+    "attacker_strength": "Attacker's strength", "defender_strength": "Defender's strength",
+    "winner": ("Winner", {"attacker": "The attacker", "defender": "The defender"}),
+    "home_realm_damage": "Home Realm damage", "home_realm_total": "Home Realm damage in all",
+    "eliminated": "Defender eliminated", "destroyed_at_end_of_combat": "Destroyed at End of Combat",
+    "city_state": ("City", {"refreshed": "Enters play refreshed", "exhausted": "Enters play exhausted",
+                            "unchanged": "Unchanged"}),
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: who wins the siege, the strengths, and the damage or the city taken."""
+    target = pos["target"]
+    a_name = pos["attacker"].get("player") or "The attacker"
+    d_name = pos["defender"].get("player") or "the defender"
+    a_str, d_str = out["attacker_strength"], out["defender_strength"]
+    place = target.get("name") or ("the Home Realm" if target["kind"] == "home_realm" else "the city")
+    if out["winner"] == "defender":
+        why = "ties go to the defender" if a_str == d_str else "the siege is repelled"
+        return f"{d_name[:1].upper()}{d_name[1:]} ({d_str}) holds {place} against {a_name} ({a_str}): {why}."
+    if target["kind"] == "home_realm":
+        prior = int(target.get("damage") or 0)
+        end = (f"and {d_name} is eliminated" if out["eliminated"]
+               else f"{out['home_realm_total']} in all" if prior else f"and {d_name} stays in the game")
+        return (f"{a_name} ({a_str}) beats {d_name} ({d_str}): the Home Realm takes "
+                f"{out['home_realm_damage']} damage, {end}.")
+    return f"{a_name} ({a_str}) beats {d_name} ({d_str}) and secures {place}, which enters play {out['city_state']}."
+
+
+@situation("rune-age", "siege", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve a siege of a player-controlled city or Home Realm: both armies, ties, damage, elimination."""
     target, scenario = pos["target"], pos.get("scenario")
@@ -73,7 +111,8 @@ def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
     prior = int(target.get("damage") or 0)
     out: dict[str, Any] = {"attacker_strength": None, "defender_strength": None, "winner": None,
                            "home_realm_damage": 0, "home_realm_total": prior if target["kind"] == "home_realm"
-                           else None, "eliminated": False, "city_state": "unchanged"}
+                           else None, "eliminated": False, "city_state": "unchanged",
+                           "destroyed_at_end_of_combat": {"attacker": [], "defender": []}}
     trace.step(f"Declare target: {a_name} besieges {d_name}'s {name}.", "ra.conduct-a-siege.1")
     if target["kind"] == "home_realm" and not can_besiege_home_realm(scenario, corpus):
         trace.violate("in The Monument no player may attack another player's Home Realm", can_besiege_home_realm)
@@ -102,6 +141,10 @@ def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
     else:
         trace.step(f"{d_name} has strength {d_str}.", "ra.conduct-a-siege.3")
     out["attacker_strength"], out["defender_strength"] = a_str, d_str
+    for who, cards, side in ((a_name, attackers, att), (d_name, defenders, dfd)):
+        if keeps_bonuses_without_units(cards, side.get("resolution_bonuses", [])):
+            trace.step(f"{who} has no unit left in the siege, but his strength bonuses still count.",
+                       keeps_bonuses_without_units)
     if not is_attacker_winner(a_str, d_str):
         out["winner"] = "defender"
         why = "Tie: the defender wins ties" if a_str == d_str else f"{d_name} is stronger"
@@ -127,6 +170,11 @@ def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
             if state == "exhausted":
                 cites.append(city_state_after_capture)
             trace.step(f"{a_name} wins and secures {name}, which enters his play area {state}.", *cites)
+    doomed = {"attacker": wounded_to_destroy(attackers), "defender": wounded_to_destroy(defenders)}
+    out["destroyed_at_end_of_combat"] = doomed
+    if doomed["attacker"] or doomed["defender"]:
+        trace.step("The wounded units counted at Resolution and are now destroyed: "
+                   f"{', '.join(doomed['attacker'] + doomed['defender'])}.", wounded_to_destroy, "ra.conduct-a-siege.4")
     trace.step("End of combat: wounded units are destroyed; surviving units go to their owners' discard piles.",
                "ra.conduct-a-siege.4")
     return out

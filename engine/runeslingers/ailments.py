@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.runeslingers.common import (
     AILMENT,
@@ -75,7 +75,49 @@ def _check_areas(exposed: Mapping[str, int], concealed: Mapping[str, int], boons
                       f"Runeslinger has only {area_count(corpus)}", areas_in_use)
 
 
-@situation(GAME, "ailment_phase", PHASE_SCHEMA)
+PHASE_LABELS: dict[str, Label] = {
+    "power_lost": "Power lost", "exposed_after_total": "Exposed ailments left", "exposed_after": "Exposed ailments",
+    "removed": "Ailments removed", "power": "Power", "determination": "Determination", "defeated": "Defeated",
+}
+APPLY_LABELS: dict[str, Label] = {
+    "applied": "Ailments applied", "open_applied": "Open-type ailments applied", "not_applied": "Not applied",
+    "ailments_after": "Ailments after", "burn_i_health_loss": "Burn I health losses",
+}
+
+
+def _phase_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: how many ailments go, the power lost, and any choice of types left open."""
+    exposed = total(_counts(pos["exposed"]))
+    if not out["removed"]:
+        return f"{exposed} exposed ailment(s), fewer than 8: nothing is removed and no power is lost."
+    powers = "1 power" if out["power_lost"] == 1 else f"{out['power_lost']} powers"
+    text = f"{exposed} exposed ailments: {out['removed']} are removed and the Runeslinger loses {powers}"
+    text += ", which defeats it" if out.get("defeated") else f", keeping {out['exposed_after_total']}"
+    if trace.decisions:
+        text += "; the ailed player chooses which types go"
+    return text + "."
+
+
+def _apply_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: what is applied, what does not fit, and the types still to choose."""
+    name = pos["target"].get("name") or "the target Runeslinger"
+    applied = describe(out["applied"]) if out["applied"] else ""
+    parts = [applied] if applied else []
+    if out["open_applied"]:
+        parts.append(f"{out['open_applied']} ailment(s) of types still to choose")
+    text = f"{name[:1].upper()}{name[1:]} receives {' and '.join(parts)}" if parts else \
+        f"No ailment can be applied to {name}"
+    missed = len(out["not_applied"])
+    if missed and parts:
+        text += f"; {missed} ailment(s) find no free area and are not applied"
+    losses = out["burn_i_health_loss"]
+    if losses:
+        text += f"; Burn I makes it lose {losses[0]} health {len(losses)} time(s)"
+    return text + "."
+
+
+@situation(GAME, "ailment_phase", PHASE_SCHEMA, labels=PHASE_LABELS)
+@summarized(_phase_summary)
 def resolve_ailment_phase(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve the Ailment Phase: remove 8 exposed ailments and lose a power, repeatedly, while 8 or more."""
     exposed, concealed = _counts(pos["exposed"]), _counts(pos.get("concealed"))
@@ -134,8 +176,8 @@ def _after_removal(exposed: dict[str, int], removed: int, chosen: Mapping[str, i
         return {}
     if len(kinds) == 1:
         return {kinds[0]: exposed[kinds[0]] - removed}
-    trace.decide("ailed player", f"which {removed} exposed ailments to remove (any mix of types)",
-                 "rs.phases-of-a-turn.ailment", options=kinds)
+    trace.decide("ailed player", f"which {removed} exposed ailments to remove (any mix of {', '.join(kinds)}; a "
+                 "count per type)", "rs.phases-of-a-turn.ailment", field="remove")
     return None
 
 
@@ -173,7 +215,8 @@ def burn_i_losses(instances: int, corpus: Corpus) -> list[int]:
     return [int(corpus.fact("rs.ailments.burn", "burn_i_health_loss"))] * instances
 
 
-@situation(GAME, "apply_ailments", APPLY_SCHEMA)
+@situation(GAME, "apply_ailments", APPLY_SCHEMA, labels=APPLY_LABELS)
+@summarized(_apply_summary)
 def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve an effect applying ailments: free ailment areas, boons, open types, order of application."""
     target = pos["target"]
@@ -214,7 +257,7 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
         after[t] = after.get(t, 0) + e.instances
         applied[t] = applied.get(t, 0) + e.instances
     out["applied"] = applied
-    fitting = _open_types(opened, after, free, trace, out)
+    fitting = _open_types(opened, after, free, trace, out, [i for i, e in enumerate(entries) if e.ailment is None])
     if "burn" in applied:
         out["burn_i_health_loss"] = losses = burn_i_losses(applied["burn"], corpus)
         trace.step(f"Burn I triggers once for each of the {len(losses)} Burn instance(s), one after another: "
@@ -222,8 +265,8 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
     kinds = len(applied) + fitting
     if kinds > 1 and (opened or len(applied) > 1):
         if opened:
-            trace.decide("active player", "the order in which the ailments are applied",
-                         "rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1")
+            trace.decide("active player", "the order in which the ailments are applied (the order of the list)",
+                         "rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1", field="apply")
         else:
             trace.step("The ailments are applied in the order listed (the effect's order, or the active "
                        "player's choice).", "rs.ailments-advanced-rules.order")
@@ -232,7 +275,7 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
 
 
 def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: int, trace: Trace,
-                out: dict[str, Any]) -> int:
+                out: dict[str, Any], indices: Sequence[int] = ()) -> int:
     """Return how many open-typed (unique) ailments fit, recording the controller's choice."""
     if not opened:
         return 0
@@ -245,8 +288,9 @@ def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: i
                f"{fitting} can be applied ({free} free area(s), {len(present)} type(s) already there).",
                "rs.applying-ailments", "rs.ailments-advanced-rules.four-types", "rs.resolving-effects",
                "rs.advanced-rules-targets.example-1")
-    if fitting:
-        trace.decide("effect's controller", f"which {fitting} different ailment type(s) are applied",
-                     "rs.applying-ailments", "rs.advanced-rules-targets.example-1",
-                     options=[*present, *fresh] if free else present)
+    allowed = [*present, *fresh] if free else present
+    for k in range(fitting):
+        where = f"apply[{indices[k]}].ailment" if k < len(indices) else "apply"
+        trace.decide("effect's controller", f"the type of open ailment {k + 1} of {fitting} (each a different type)",
+                     "rs.applying-ailments", "rs.advanced-rules-targets.example-1", options=allowed, field=where)
     return fitting

@@ -2,6 +2,8 @@
 
 Paragraphs: ``rs.golden-rules.conflict-priority``, ``rs.golden-rules.active-player-tiebreak``,
 ``rs.golden-rules.effects-over-rules``, ``rs.setup-steps.simultaneous-effects``.
+
+``chosen`` states the active player's pick among equal-priority effects.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runeslingers.common import GAME
@@ -24,6 +26,7 @@ SCHEMA: dict[str, Any] = obj(
     active_player=text(),
     effects=arr(obj(["id", "level", "controller"], id=text(), level=enum(*LEVELS), controller=text()),
                 min_items=1, max_items=50),
+    chosen=text(),
 )
 
 
@@ -62,7 +65,28 @@ def active_players(effects: Sequence[Effect], active_player: str, corpus: Corpus
     return [e for e in effects if e.controller == active_player]
 
 
-@situation(GAME, "conflict", SCHEMA)
+LABELS: dict[str, Label] = {
+    "prevails": "Effect that prevails", "overridden": "Overridden effects",
+    "level": ("Priority level", LEVEL_NAMES),
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the effect that prevails and why (or the active player's open choice)."""
+    if out["prevails"] is None:
+        options = [str(o) for d in trace.decisions for o in d.options]
+        both = ", ".join(options[:-1]) + " and " + options[-1] if len(options) > 1 else "".join(options)
+        return (f"{both} are on the same level ({LEVEL_NAMES[out['level']]}): the active player "
+                f"({pos['active_player']}) chooses which applies.")
+    if not out["overridden"]:
+        return f"{out['prevails']} applies: nothing contradicts it."
+    level = LEVEL_NAMES[out["level"]]
+    return (f"{out['prevails']} prevails over {', '.join(out['overridden'])} "
+            f"({'an' if level[0] in 'aeiou' else 'a'} {level}).")
+
+
+@situation(GAME, "conflict", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_conflict(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve contradicting effects: the higher level prevails; at equal level the active player's effect."""
     effects = [Effect.from_json(e) for e in pos["effects"]]
@@ -98,6 +122,17 @@ def resolve_conflict(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
         out.update(prevails=candidates[0].id, overridden=beaten)
         trace.step(f"{candidates[0].id} prevails.", top_level if len(top) == 1 else active_players)
         return out
+    chosen = pos.get("chosen")
+    if chosen is not None:
+        ids_left = [e.id for e in candidates]
+        if chosen not in ids_left:
+            trace.violate(f"{chosen!r} is not one of the equal-priority effects ({', '.join(ids_left)})",
+                          "rs.golden-rules.active-player-tiebreak")
+            return out
+        out.update(prevails=chosen, overridden=beaten + [i for i in ids_left if i != chosen])
+        trace.step(f"The active player ({active}) chooses {chosen}, which applies.",
+                   "rs.golden-rules.active-player-tiebreak", "rs.setup-steps.simultaneous-effects")
+        return out
     out["overridden"] = beaten
     same = len({e.controller for e in candidates}) == 1
     who = "the same player" if same else "players other than the active one"
@@ -106,5 +141,5 @@ def resolve_conflict(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
                "rs.setup-steps.simultaneous-effects")
     trace.decide(active, "which of the equal-priority effects applies",
                  "rs.golden-rules.active-player-tiebreak", "rs.setup-steps.simultaneous-effects",
-                 options=[e.id for e in candidates])
+                 options=[e.id for e in candidates], field="chosen")
     return out

@@ -2,6 +2,10 @@
 
 Paragraphs: ``rs.damage`` and its types, ``rs.health-loss`` (with Eva's example), the power loss on 0 health,
 ``rs.blocking-damage`` and the blocking advanced rules, ``rs.damage.defense-cards``.
+
+"Block: yes" needs no number: an unstated ``block.value`` is the blocking Runeslinger's ``block_value`` (the target's,
+or the defense card controller's), else the usual printed starting value, 4
+(``rs.blocking-advanced-rules.block-value``).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runeslingers.common import DETERMINATION, GAME, POWER, Standing, is_defeated, record_power_loss
@@ -18,11 +22,15 @@ from engine.schema import BOOL, Schema, enum, integer, obj, text
 
 DAMAGE_TYPES = ("basic", "direct", "pierce", "health_loss")
 RUNESLINGER: Schema = obj(["health", "max_health", "power"], name=text(), health=integer(1, 999),
-                          max_health=integer(1, 999), power=POWER, determination=DETERMINATION)
+                          max_health=integer(1, 999), power=POWER, determination=DETERMINATION,
+                          block_value=integer(0, 999))
 TARGET: Schema = {
     **obj(["kind"], kind=enum("runeslinger", "defense_card"), name=text(), health=integer(1, 999),
           max_health=integer(1, 999), power=POWER, determination=DETERMINATION, defense=integer(1, 999),
-          controller=RUNESLINGER),
+          controller=RUNESLINGER, block_value=integer(0, 999),
+          damage_this_turn={**integer(0, 999), "title": "Damage already this turn", "default": 0,
+                            "description": "Defense card: damage already dealt to it this turn (its defense is "
+                                           "reduced until the Discard Phase); defense is then its full value."}),
     "allOf": [
         {"if": {"properties": {"kind": {"const": "runeslinger"}}, "required": ["kind"]},
          "then": {"required": ["health", "max_health", "power"]}},
@@ -30,12 +38,10 @@ TARGET: Schema = {
          "then": {"required": ["defense"]}},
     ],
 }
-BLOCK: Schema = {
-    **obj(None, declared=BOOL, value=integer(0, 99), already_blocked_this_turn=BOOL, barrier=integer(0, 999),
-          timing=enum("before_damage", "after_damage")),
-    "if": {"properties": {"declared": {"const": True}}, "required": ["declared"]},
-    "then": {"required": ["value"]},
-}
+# A declared block's value defaults to the blocking Runeslinger's block value (target.block_value, or the
+# controller's for a defense card), else the usual printed starting value (4): a player can say "Block: yes".
+BLOCK: Schema = obj(None, declared=BOOL, value=integer(0, 99), already_blocked_this_turn=BOOL,
+                    barrier=integer(0, 999), timing=enum("before_damage", "after_damage"))
 SCHEMA: dict[str, Any] = obj(
     ["target", "amount", "damage_type"], extra=True,
     target=TARGET, amount=integer(0, 999), damage_type=enum(*DAMAGE_TYPES), block=BLOCK,
@@ -77,10 +83,11 @@ class Block:
     late: bool
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any] | None) -> Block:
-        """Read the ``block`` field; ``declared`` is None when the position does not say."""
+    def from_json(cls, raw: Mapping[str, Any] | None, default_value: int = 0) -> Block:
+        """Read the ``block`` field; ``declared`` is None when the position does not say; an unstated value is
+        *default_value* (the blocking Runeslinger's block value)."""
         raw = raw or {}
-        return cls(raw.get("declared"), int(raw.get("value", 0)),
+        return cls(raw.get("declared"), int(raw.get("value", default_value)),
                    bool(raw.get("already_blocked_this_turn", False)), int(raw.get("barrier", 0)),
                    raw.get("timing") == "after_damage")
 
@@ -140,6 +147,18 @@ def defense_hit(amount: int, defense: int) -> tuple[int, bool, int]:
     dealt = min(amount, defense)
     left = defense - dealt
     return left, left == 0, amount - dealt
+
+
+@rule("rs.blocking-advanced-rules.block-value", "rs.anatomy-of-a-runeslinger.block")
+def block_value_of(target: Mapping[str, Any], corpus: Corpus) -> tuple[int, str]:
+    """Return the blocking Runeslinger's block value and where it comes from: the target Runeslinger's (or a defense
+    card's controller's) stated ``block_value``, else the usual starting value printed on a Runeslinger card."""
+    blocker = target if target["kind"] == "runeslinger" else (target.get("controller") or {})
+    stated = blocker.get("block_value", target.get("block_value"))
+    if stated is not None:
+        return int(stated), "the blocking Runeslinger's block value"
+    usual = int(corpus.fact("rs.blocking-advanced-rules.block-value", "usual_starting_block"))
+    return usual, "the usual starting block value printed on a Runeslinger card"
 
 
 # ----------------------------------------------------------------------------------- resolution
@@ -232,20 +251,63 @@ def _barrier(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace
         barrier += block.value
     elif block.declared is None and source_is_enemy and can_block_again(block.already_blocked, corpus):
         trace.decide("target's controller",
-                     "whether to block (discard 1 card before the damage resolves) and with what block value",
-                     "rs.blocking-damage", "rs.blocking-advanced-rules.declare")
+                     "whether to block (discard 1 card before the damage resolves)",
+                     "rs.blocking-damage", "rs.blocking-advanced-rules.declare", options=(True, False),
+                     field="block.declared")
         trace.step("The position does not say whether the target's controller blocks; resolved without a "
                    "block.",
                    "rs.blocking-damage")
     return barrier
 
 
-@situation(GAME, "damage", SCHEMA)
+LABELS: dict[str, Label] = {
+    "health": "Health", "power": "Power", "determination": "Determination", "power_lost": "Power lost",
+    "prevented": "Damage prevented", "destroyed": "Defense card destroyed", "defeated": "Defeated",
+    "dealt": "Damage dealt", "barrier_left": "Block barrier left", "defense": "Defense left",
+    "excess_to_controller": "Damage through to the controller", "damage_this_turn": "Damage on the card this turn",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: what reaches the target, and its health, power or destruction after."""
+    target = pos["target"]
+    is_slinger = target["kind"] == "runeslinger"
+    name = target.get("name") or ("The Runeslinger" if is_slinger else "The defense card")
+    name = name[:1].upper() + name[1:]
+    block = f" after the block prevents {out['prevented']}" if out["prevented"] else ""
+    pending = " (no block assumed; the target's controller may still block)" if trace.decisions else ""
+    loss = pos["damage_type"] == "health_loss"
+    if is_slinger or out.get("excess_to_controller"):
+        if out.get("defeated"):
+            return f"{name} is defeated: {plural_power(out['power_lost'])} lost and none left{block}{pending}."
+        if out["health"] is None:
+            return f"{name} is destroyed{block}; the excess waits for the controller's health to be known."
+        head = name if is_slinger else "Its controller"
+        if is_slinger and out["prevented"] and not out["dealt"]:
+            return f"The block prevents all {out['prevented']} damage: {name} stays at {out['health']} health."
+        lost = f", losing {plural_power(out['power_lost'])}" if out["power_lost"] else ""
+        what = "loses" if loss else "takes"
+        amount = out["dealt"] if is_slinger else out["excess_to_controller"]
+        return (f"{head} {what} {amount} {'health' if loss else 'damage'}{block} and ends at {out['health']} "
+                f"health{lost}{pending}.")
+    if out["destroyed"]:
+        return f"{name} is destroyed{block}{pending}."
+    return f"{name} takes {out['dealt']} damage{block}; its defense drops to {out['defense']} this turn{pending}."
+
+
+def plural_power(n: int) -> str:
+    """Return ``1 power`` / ``2 powers``."""
+    return f"{n} power" if n == 1 else f"{n} powers"
+
+
+@situation(GAME, "damage", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve damage or health loss to a Runeslinger or a defense card: blocks, power loss, destruction."""
     target = pos["target"]
     kind, amount, damage_type = target["kind"], int(pos["amount"]), pos["damage_type"]
-    block = Block.from_json(pos.get("block"))
+    value, where = block_value_of(target, corpus)
+    block = Block.from_json(pos.get("block"), value)
     source_is_enemy = bool(pos.get("source_is_enemy", True))
     is_slinger = kind == "runeslinger"
     name = target.get("name") or ("the target Runeslinger" if is_slinger else "the target defense card")
@@ -260,6 +322,9 @@ def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         trace.violate("health loss makes a Runeslinger lose health; a defense card has no health to lose",
                       "rs.health-loss")
     if block.declared:
+        if "value" not in (pos.get("block") or {}):
+            trace.step(f"The block value is not stated: it is {where}, {value}.",
+                       "rs.blocking-advanced-rules.block-value", "rs.blocking-damage.barrier-value")
         _check_block(block, damage_type, source_is_enemy, trace, corpus)
     who = Runeslinger.from_json(target, "target") if kind == "runeslinger" else None
     controller = Runeslinger.from_json(target["controller"], "target.controller") \
@@ -280,8 +345,30 @@ def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         after, dealt = harm_runeslinger(who, through, damage_type, trace, corpus, name)
         out.update(after.to_json(corpus), dealt=dealt)
         return out
-    return _hit_defense_card(out, int(target["defense"]), name, through, damage_type, controller, trace,
-                             corpus)
+    return _defense_card_this_turn(out, target, name, through, damage_type, controller, trace, corpus)
+
+
+@rule("rs.card-types-areas-of-play.defense-cards", "rs.damage.defense-cards", "rs.anatomy-of-a-card")
+def defense_left_this_turn(defense: int, earlier: int) -> int:
+    """Return a defense card's defense left this turn: its defense value less the damage dealt to it this turn."""
+    return defense - earlier
+
+
+def _defense_card_this_turn(out: dict[str, Any], target: Mapping[str, Any], name: str, through: int,
+                            damage_type: str, controller: Runeslinger | None, trace: Trace,
+                            corpus: Corpus) -> dict[str, Any]:
+    """Count the damage already dealt to the card this turn against its defense, then deal this damage."""
+    defense, earlier = int(target["defense"]), int(target.get("damage_this_turn", 0))
+    if earlier >= defense:
+        raise UnreadableInputError(f"damage_this_turn {earlier} reaches the card's defense {defense}: it would "
+                                   "already have been destroyed this turn", path="target.damage_this_turn")
+    left = defense_left_this_turn(defense, earlier)
+    if earlier:
+        trace.step(f"{_cap(name)} was already dealt {earlier} damage this turn: {left} of its defense {defense} "
+                   "is left until the Discard Phase.", defense_left_this_turn, "rs.phases-of-a-turn.discard")
+    out = _hit_defense_card(out, left, name, through, damage_type, controller, trace, corpus)
+    out["damage_this_turn"] = earlier + int(out["dealt"])
+    return out
 
 
 def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int, damage_type: str,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.runeslingers.common import GAME
 from engine.schema import BOOL, arr, enum, integer, obj, text
@@ -76,7 +76,16 @@ def classes_match(raw: Mapping[str, Any]) -> bool:
     return len(named) <= 1
 
 
-@situation(GAME, "deck", SCHEMA)
+LABELS: dict[str, Label] = {"size": "Deck size", "required_size": "Required size"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the deck is legal for its mode of play, at its size."""
+    return f"The {pos['format']} deck is legal: {out['size']} cards, as required."
+
+
+@situation(GAME, "deck", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_deck(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Check a deck list for its mode of play: exact size, copies per card and per X card, one class."""
     fmt = pos["format"]

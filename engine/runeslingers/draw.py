@@ -4,6 +4,8 @@ Paragraphs: ``rs.phases-of-a-turn.draw``, ``rs.setup-steps.hand``, ``rs.setup-st
 ``rs.golden-rules.bottomless-deck``, ``rs.power-loss-conditions.empty-deck`` (contested: the engine
 follows the power loss condition), ``rs.game-loss-conditions``, ``rs.resolving-effects`` and its deck
 exception, and the targets example ``rs.advanced-rules-targets.example-3``.
+
+``chosen`` [card names] states which cards a hand discard takes.
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.runeslingers.common import DETERMINATION, GAME, POWER, Standing, is_defeated, record_power_loss
-from engine.schema import BOOL, enum, integer, obj
+from engine.schema import BOOL, arr, enum, integer, obj, text
 
 SCHEMA: dict[str, Any] = obj(
     ["hand", "deck", "discard", "power"], extra=True,
@@ -24,7 +26,7 @@ SCHEMA: dict[str, Any] = obj(
     pass_choice=enum("draw_third_card", "return_concentration"),
 )
 HAND_SCHEMA: dict[str, Any] = obj(["hand", "amount"], extra=True, hand=integer(0, 99), amount=integer(0, 99),
-                                  at_random=BOOL)
+                                  at_random=BOOL, chosen=arr(text(), max_items=99))
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,40 @@ def draw_cards(piles: Piles, count: int, max_hand: int, trace: Trace, corpus: Co
     return piles
 
 
-@situation(GAME, "draw", SCHEMA)
+DRAW_LABELS: dict[str, Label] = {
+    "hand": "Cards in hand", "deck": "Cards in deck", "discard": "Cards in discard pile",
+    "discarded": "Cards discarded", "drawn": "Cards drawn", "reshuffles": "Reshuffles", "game_lost": "Game lost",
+    "power": "Power", "determination": "Determination", "power_lost": "Power lost", "defeated": "Defeated",
+}
+HAND_LABELS: dict[str, Label] = {"discarded": "Cards discarded", "hand": "Cards left in hand"}
+
+
+def _draw_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: cards drawn, discarded and the power lost to an empty deck."""
+    if out.get("game_lost") or out.get("defeated"):
+        return (f"The player loses the game: the deck runs out with no power left to lose after drawing "
+                f"{out['drawn']} card(s).")
+    text = f"The player draws {out['drawn']} card(s) and holds {out['hand']}"
+    if out["discarded"]:
+        text += f", discarding {out['discarded']} because the hand is full"
+    if out["power_lost"]:
+        text += (f"; the empty deck costs {'1 power' if out['power_lost'] == 1 else str(out['power_lost']) + ' powers'}"
+                 f" and the discard pile is reshuffled")
+    if trace.decisions:
+        text += "; on passing he still chooses to draw 1 more card or return a concentration"
+    return text + "."
+
+
+def _hand_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: how many cards go, how many stay, and who picks them."""
+    text = f"{out['discarded']} card(s) are discarded from the hand, leaving {out['hand']}"
+    if trace.decisions:
+        text += "; picked at random by an enemy" if pos.get("at_random") else "; the discarding player picks them"
+    return text + "."
+
+
+@situation(GAME, "draw", SCHEMA, labels=DRAW_LABELS)
+@summarized(_draw_summary)
 def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve drawing cards: a full hand discards, an empty deck costs a power and reshuffles, or loses."""
     piles = Piles.from_json(pos)
@@ -144,7 +179,8 @@ def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
         elif choice is None:
             trace.decide("active player", "on passing, draw 1 more card or return an exposed concentration "
                                           "to hand",
-                         "rs.phases-of-a-turn.draw", options=["draw_third_card", "return_concentration"])
+                         "rs.phases-of-a-turn.draw", options=["draw_third_card", "return_concentration"],
+                         field="pass_choice")
     piles = draw_cards(piles, count, max_hand, trace, corpus)
     ended = piles.stopped or is_defeated(piles.standing.power, corpus)
     if choice == "return_concentration" and not ended:
@@ -164,7 +200,8 @@ def hand_discards(amount: int, hand: int) -> int:
     return min(amount, hand)
 
 
-@situation(GAME, "discard_from_hand", HAND_SCHEMA)
+@situation(GAME, "discard_from_hand", HAND_SCHEMA, labels=HAND_LABELS)
+@summarized(_hand_summary)
 def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve an effect discarding cards from a hand: it does as much as it can (unlike on a deck)."""
     hand, amount = int(pos["hand"]), int(pos["amount"])
@@ -175,9 +212,17 @@ def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corp
         trace.step("Effects do only as much as they can; the rest is ignored. (Effects that take cards from "
                    "a deck are the exception: those always resolve in full.)", "rs.resolving-effects",
                    "rs.resolving-effects.deck-exception")
-    if 0 < n < hand:
+    chosen = pos.get("chosen")
+    if 0 < n < hand and chosen is None:
         if pos.get("at_random"):
-            trace.decide("enemy", f"{n} card(s) from the hand, without seeing them", "rs.term.at-random")
+            trace.decide("enemy", f"{n} card(s) from the hand, without seeing them (name them)", "rs.term.at-random",
+                         field="chosen")
         else:
-            trace.decide("discarding player", f"which {n} card(s) to discard", "rs.resolving-effects")
+            trace.decide("discarding player", f"which {n} card(s) to discard (name them)", "rs.resolving-effects",
+                         field="chosen")
+    elif chosen is not None and len(chosen) != n:
+        trace.violate(f"{n} card(s) are discarded, the position names {len(chosen)}", hand_discards)
+    elif chosen:
+        trace.step(f"Discarded: {', '.join(chosen)}.", "rs.term.at-random" if pos.get("at_random")
+                   else "rs.resolving-effects")
     return {"discarded": n, "hand": hand - n}

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runeslingers.common import GAME
@@ -97,7 +97,25 @@ def answer_problems(below: Play, answer: Play) -> list[str]:
     return out
 
 
-@situation(GAME, "ladder", SCHEMA)
+LABELS: dict[str, Label] = {
+    "resolution_order": "Resolution order", "fizzled": "Fizzled", "left_play": "Left play",
+    "lost_targets": "Targets lost",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the order the rungs resolve in, and what fizzles."""
+    order, fizzled = out["resolution_order"], out["fizzled"]
+    if len(order) == 1:
+        return f"{order[0]} " + ("fizzles." if fizzled else "resolves: nobody answers it.")
+    text = "The ladder resolves top down: " + ", ".join(order)
+    text += f"; {', '.join(fizzled)} {'fizzles' if len(fizzled) == 1 else 'fizzle'}" if fizzled else \
+        "; nothing fizzles"
+    return text + "."
+
+
+@situation(GAME, "ladder", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_ladder(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve a ladder: rungs resolve from the top down; a removed card or a removed target fizzles."""
     plays = plays_from(pos["plays"])

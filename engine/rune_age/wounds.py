@@ -1,0 +1,258 @@
+"""Rune Age wounding, destroying and removing units during a combat, and where every card ends up.
+
+Paragraphs: ``ra.destroying-wounding-units`` (destroy at once, wound until End of Combat, never twice),
+``ra.term.destroy`` (places of origin), ``ra.conduct-a-battle.5`` / ``ra.conduct-a-siege.4`` (End of
+Combat), ``ra.abilities.end-of-combat`` with ``rafaq.faq.general.11`` (gone units' End of Combat
+abilities do not resolve), ``rafaq.faq.general.14``/``.15`` (wound twice; removed while wounded), the
+Faction Cards FAQ (Flesh Ripper wounding itself, Warlock Chieftain), and the Oath and Anvil FAQ (mythic
+units, Guardian, units that cannot be destroyed).
+
+Choices made where the books are silent: an event naming a unit that is not in combat (or a second wound)
+is reported as a violation and skipped, so the rest of the events still resolve; a Guardian effect on a
+unit that is already wounded is illegal (the wound it substitutes cannot be given); a wounded unit that
+cannot be destroyed (Demon, Forest Guardian) is listed in ``wounded`` but survives End of Combat, as any
+other destroy effect on it resolves with no effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Label, Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
+
+UNIT: Schema = {
+    **obj(["id", "name", "player", "strength"],
+          id={**text(80), "title": "Id", "description": "A unique label for this card in the combat."},
+          name={**text(), "title": "Card name"},
+          player={**text(80), "title": "Owner"},
+          strength={**integer(0, 50), "title": "Strength"},
+          origin={**enum("faction", "neutral", "mythic"), "title": "Origin", "default": "faction"},
+          cannot_be_destroyed={**BOOL, "title": "Cannot be destroyed",
+                               "description": "Its ability forbids destroying it (Demon, Forest Guardian).",
+                               "default": False},
+          end_of_combat={**BOOL, "title": "Has an End of Combat ability", "default": False}),
+    "title": "Unit in combat",
+}
+EVENT: Schema = {
+    **obj(["effect", "unit"],
+          effect={**enum("wound", "destroy", "remove"), "title": "Effect",
+                  "description": "remove: the unit leaves the combat without being destroyed."},
+          unit={**text(80), "title": "Unit id"},
+          source={**text(), "title": "Caused by"},
+          guardian={**BOOL, "title": "Guardian used", "description": "The owner wounds the unit instead.",
+                    "default": False}),
+    "title": "Event",
+}
+SCHEMA: dict[str, Any] = obj(
+    ["combat", "units"], extra=True,
+    combat={**enum("battle", "siege"), "title": "Combat", "default": "battle"},
+    units={**arr(UNIT, 1, 100), "title": "Units played into the combat, in play order"},
+    events={**arr(EVENT, max_items=200), "title": "Wounds, destroys and removals, in the order they happen"},
+)
+LABELS: dict[str, Label] = {
+    "strength": "Strength at Resolution", "wounded": "Wounded at End of Combat",
+    "destroyed": "Destroyed",
+    "fate": ("Where each card goes", {"barracks": "Barracks", "central_play_area": "Central play area",
+                                      "discard_pile": "Discard pile", "removed": "Removed from combat"}),
+    "end_of_combat": "End of Combat abilities that resolve", "no_effect": "Destroy effects without effect (event #)",
+}
+END_OF_COMBAT = {"battle": "ra.conduct-a-battle.5", "siege": "ra.conduct-a-siege.4"}
+
+
+@dataclass
+class Unit:
+    """A unit's state during the combat (mutable while the events are replayed, local to one ruling)."""
+
+    id: str
+    name: str
+    player: str
+    strength: int
+    origin: str
+    cannot_be_destroyed: bool
+    end_of_combat: bool
+    wounded: bool = False
+    gone: str = ""  # "" in combat, "destroyed" or "removed"
+
+    @property
+    def in_combat(self) -> bool:
+        """Return whether the unit is still in the combat."""
+        return not self.gone
+
+
+@rule("ra.destroying-wounding-units.wound", "rafaq.faq.general.14")
+def can_wound(unit: Unit) -> bool:
+    """Return whether a unit can be wounded: in combat and not already wounded."""
+    return unit.in_combat and not unit.wounded
+
+
+@rule("ra.destroying-wounding-units.destroy-in-combat", "ra.term.participating-unit")
+def counted_strength(units: Sequence[Unit]) -> dict[str, int]:
+    """Return each player's strength from units still in combat: wounded ones count, gone ones do not."""
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.player] = out.get(u.player, 0) + (u.strength if u.in_combat else 0)
+    return out
+
+
+@rule("ra.term.destroy", "ra.conduct-a-battle.5", "rafaq.oa.general.2")
+def place_of_origin(origin: str) -> str:
+    """Return where a destroyed unit goes: Barracks, central play area, or (mythic) its discard pile."""
+    return {"faction": "barracks", "neutral": "central_play_area"}.get(origin, "discard_pile")
+
+
+@rule("rafaq.oa.neutral-cards.2")
+def is_destroyable(unit: Unit) -> bool:
+    """Return whether a destroy effect takes hold: not on a unit whose ability forbids it (no effect)."""
+    return not unit.cannot_be_destroyed
+
+
+def _units(raw: Sequence[Mapping[str, Any]]) -> dict[str, Unit]:
+    out: dict[str, Unit] = {}
+    for i, u in enumerate(raw):
+        if u["id"] in out:
+            raise UnreadableInputError(f"unit id {u['id']!r} is used twice", path=f"units[{i}].id")
+        out[u["id"]] = Unit(u["id"], u["name"], u["player"], int(u["strength"]), u.get("origin", "faction"),
+                            bool(u.get("cannot_be_destroyed", False)), bool(u.get("end_of_combat", False)))
+    return out
+
+
+def _label(u: Unit) -> str:
+    return f"{u.name} ({u.id})" if u.name != u.id else u.name
+
+
+def _absent(u: Unit | None, ref: str) -> str:
+    if u is None:
+        return f"{ref!r} is not a unit in this combat"
+    return f"{_label(u)} was already {u.gone} and is no longer in the combat"
+
+
+@rule("ra.destroying-wounding-units", "ra.term.participating-unit")
+def _replay(units: dict[str, Unit], events: Sequence[Mapping[str, Any]], trace: Trace) -> tuple[list[str], list[int]]:
+    """Apply the events in order; return the ids destroyed during combat and the no-effect destroy events."""
+    destroyed: list[str] = []
+    no_effect: list[int] = []
+    for i, ev in enumerate(events):
+        u = units.get(ev["unit"])
+        src = ev.get("source") or "an effect"
+        if u is None or not u.in_combat:
+            trace.violate(f"events[{i}]: {_absent(u, ev['unit'])}", _replay)
+            continue
+        effect = ev["effect"]
+        if effect == "wound":
+            _wound(u, i, src, trace)
+        elif effect == "remove":
+            u.gone = "removed"
+            cites: list[Any] = ["ra.term.participating-unit"]
+            if "warlock chieftain" in src.lower():
+                cites.append("rafaq.faq.faction-cards.2")
+            if u.wounded:
+                cites.append("rafaq.faq.general.15")
+            trace.step(f"{src} takes {_label(u)} out of the combat without destroying it"
+                       + (", so its wound no longer matters: it is not destroyed at End of Combat." if u.wounded
+                          else "."), *cites)
+        elif not is_destroyable(u):
+            no_effect.append(i)
+            trace.step(f"{src} would destroy {_label(u)}, which cannot be destroyed: the effect resolves with no "
+                       f"effect.", is_destroyable)
+        elif ev.get("guardian", False):
+            if u.wounded:
+                trace.violate(f"events[{i}]: Guardian would wound {_label(u)} instead of destroying it, but it is "
+                              f"already wounded and cannot be wounded again", can_wound, "rafaq.oa.faction-cards.2")
+                continue
+            u.wounded = True
+            trace.step(f"{src} would destroy {_label(u)}; its owner uses a Guardian effect, so {_label(u)} is "
+                       f"wounded instead (the Guardian itself is not wounded unless it was that unit).",
+                       "rafaq.oa.faction-cards.2", "rafaq.oa.faction-cards.3")
+        else:
+            u.gone = "destroyed"
+            destroyed.append(u.id)
+            trace.step(f"{src} destroys {_label(u)}: it leaves the combat at once and its {u.strength} strength "
+                       f"no longer counts" + (", even though it was wounded." if u.wounded else "."),
+                       "ra.destroying-wounding-units.destroy-in-combat")
+    return destroyed, no_effect
+
+
+def _wound(u: Unit, i: int, src: str, trace: Trace) -> None:
+    if not can_wound(u):
+        trace.violate(f"events[{i}]: {_label(u)} is already wounded and cannot be wounded again", can_wound)
+        return
+    u.wounded = True
+    self_wound = src.strip().lower() == u.name.lower()
+    trace.step(f"{src} wounds {_label(u)}: it is turned sideways and still counts its {u.strength} strength.",
+               "ra.destroying-wounding-units.wound", *(["rafaq.faq.faction-cards.1"] if self_wound else []))
+
+
+@situation("rune-age", "combat_wounds", SCHEMA, labels=LABELS)
+def resolve_combat_wounds(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Resolve the wounds, destroys and removals of a combat: strengths at Resolution and every card's fate."""
+    combat = pos["combat"]
+    units = _units(pos["units"])
+    order = list(units.values())
+    trace.step(f"{len(order)} unit(s) in the {combat}: destroying takes a unit out at once, wounding marks it to "
+               f"be destroyed at End of Combat.", "ra.destroying-wounding-units")
+    during, no_effect = _replay(units, pos.get("events", []), trace)
+    strength = counted_strength(order)
+    trace.step("Strengths compared: " + ", ".join(f"{p} {s}" for p, s in strength.items())
+               + " (wounded units count; destroyed and removed ones do not).", counted_strength,
+               "ra.destroying-wounding-units.wound")
+    eoc_rule = END_OF_COMBAT[combat]
+    abilities = [u.id for u in order if u.end_of_combat and u.in_combat]
+    missed = [u for u in order if u.end_of_combat and not u.in_combat]
+    if abilities:
+        trace.step(f"End of Combat abilities of {', '.join(abilities)} may resolve now, before any card moves.",
+                   "ra.abilities.end-of-combat", eoc_rule)
+    if missed:
+        trace.step(f"{', '.join(_label(u) for u in missed)} left the combat earlier, so its End of Combat "
+                   f"ability does not resolve.", "rafaq.faq.general.11")
+    wounded = [u.id for u in order if u.in_combat and u.wounded]
+    doomed = [w for w in wounded if is_destroyable(units[w])]
+    for uid in doomed:
+        units[uid].gone = "destroyed"
+    if doomed:
+        trace.step(f"End of Combat: the wounded {', '.join(_label(units[w]) for w in doomed)} "
+                   f"{'is' if len(doomed) == 1 else 'are'} destroyed.", eoc_rule, "ra.destroying-wounding-units.wound")
+    spared = [units[w] for w in wounded if w not in doomed]
+    if spared:
+        trace.step(f"{', '.join(_label(u) for u in spared)} is wounded but cannot be destroyed, so the End of "
+                   f"Combat destruction has no effect on it.", is_destroyable, eoc_rule)
+    fate = _fates(order, trace, eoc_rule)
+    out = {"strength": strength, "wounded": wounded, "destroyed": during + doomed, "fate": fate,
+           "end_of_combat": abilities, "no_effect": no_effect}
+    if not trace.violations:
+        trace.summarize(_summary(strength, during, doomed, units))
+    return out
+
+
+def _fates(order: Sequence[Unit], trace: Trace, eoc_rule: str) -> dict[str, str]:
+    fate: dict[str, str] = {}
+    for u in order:
+        fate[u.id] = (place_of_origin(u.origin) if u.gone == "destroyed" else
+                      "removed" if u.gone == "removed" else "discard_pile")
+    places = {"barracks": "the owner's Barracks", "central_play_area": "the central play area",
+              "discard_pile": "the owner's discard pile", "removed": "wherever the removing effect put it"}
+    groups: dict[str, list[str]] = {}
+    for u in order:
+        groups.setdefault(fate[u.id], []).append(_label(u))
+    text = "; ".join(f"{', '.join(names)} to {places[f]}" for f, names in groups.items())
+    mythic = any(u.origin == "mythic" and u.gone == "destroyed" for u in order)
+    trace.step(f"Cards move: {text}.", eoc_rule, "ra.term.destroy", *(["rafaq.oa.general.2"] if mythic else []))
+    return fate
+
+
+def _summary(strength: Mapping[str, int], during: Sequence[str], wounded: Sequence[str],
+             units: Mapping[str, Unit]) -> str:
+    counts = " and ".join(f"{p} {s}" for p, s in strength.items())
+    parts = [f"At Resolution the strengths are {counts}"]
+    if during:
+        parts.append(f"{', '.join(units[d].name for d in during)} destroyed during the combat")
+    if wounded:
+        parts.append(f"the wounded {', '.join(units[w].name for w in wounded)} counted but "
+                     f"{'is' if len(wounded) == 1 else 'are'} destroyed at End of Combat")
+    if len(parts) == 1:
+        parts.append("no unit is destroyed")
+    return "; ".join(parts) + "."

@@ -1,0 +1,334 @@
+"""Runeslingers card play costs: light from concentrations, where the card goes, and targets (``pay_cost``).
+
+Paragraphs: ``rs.card-play-steps`` (step 1 pay costs, step 2 play, step 5 targets), ``rs.playing-a-card``,
+``rs.how-to-play-cards`` (and Emily's Plutonic Spike), ``rs.card-states-positions`` and its light rule,
+``rs.phases-of-a-turn.play``, ``rs.anatomy-of-a-card``, ``rs.card-types-areas-of-play`` (runespells, defense
+cards: placement and one copy of a trinket), ``rs.your-field`` (concentration areas, utility slots),
+``rs.boons``, ``rs.advanced-rules-targets``, ``rs.resolving-effects``.
+
+Choices where the book is silent (documented here and in the steps):
+
+- A concentration in ``use`` that is not in ``concentrations`` (the ones the player controls) is not the
+  player's: using it is illegal. Naming the same concentration twice in ``use`` is illegal too, because a used
+  concentration cannot be used again until it is readied.
+- Using more concentrations than the cost needs is legal: the extra light stays in the pool until the
+  Discard Phase removes it.
+- An illegal play does not happen: the outcome then reports ``light_created`` 0, ``light_spent`` 0,
+  ``light_left`` = ``light_pool`` and no ``used`` concentrations, while ``light_available`` and ``light_short``
+  show the arithmetic that was checked.
+- A card with Fate or Choice needs no valid target for every effect (the ``keyword`` situation rules which
+  bullet may be chosen); its ``targeting_effects`` are not checked here. A Distract card on a utility slot
+  is illegal (Distract cards go only on concentrations). ``ail X`` is reported as the additional cost paid
+  after the light cost (card play step 1); the ``keyword`` situation checks how it is paid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Label, Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runeslingers.common import GAME
+from engine.runeslingers.fields import CARD_TYPE, KEYWORDS, PLAYER, doc, flag, keyword_parts, keywords_of, unique_ids
+from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
+
+CARD: Schema = doc(obj(["name", "type", "light_cost"],
+                       name=doc(text(), "Card name"),
+                       type=CARD_TYPE,
+                       light_cost=doc(integer(0, 99), "Light cost", "The light cost printed on the card."),
+                       keywords=KEYWORDS),
+                   "Card played", "The card being played from hand.")
+CONCENTRATION: Schema = obj(["id", "exposed", "ready"],
+                            id=doc(text(40), "Concentration", "A label for the concentration, e.g. c1."),
+                            exposed=doc(BOOL, "Exposed", "No card lies on it."),
+                            ready=doc(BOOL, "Ready", "Upright (not yet used this turn)."))
+PLACE_ON: Schema = {
+    **doc(obj(["kind"],
+              kind=doc(enum("concentration", "utility_slot", "ailment", "boon"), "Placed on",
+                       "Where the card is put when it is played."),
+              id=doc(text(40), "Concentration", "Which concentration (when placed on a concentration)."),
+              field=doc(enum("own", "opponent"), "Whose field", "The player's own field or an opponent's.",
+                        default="own"),
+              occupied=flag("Slot occupied", "The utility slot already holds a card.")),
+          "Placement", "Where the card goes on the field."),
+    "if": {"properties": {"kind": {"const": "concentration"}}, "required": ["kind"]},
+    "then": {"required": ["id"]},
+}
+TARGETING: Schema = obj(["valid_target"],
+                        text=doc(text(), "Effect", "The effect's text, e.g. deal 4 damage to target defense card."),
+                        valid_target=doc(BOOL, "Has a valid target", "A valid target is in play for it now."))
+SCHEMA: dict[str, Any] = obj(
+    ["player", "card", "concentrations", "use", "place_on"], extra=True,
+    player=PLAYER,
+    card=CARD,
+    concentrations=doc(arr(CONCENTRATION, max_items=6), "Concentrations",
+                       "The concentrations the player controls (at most 6 concentration areas)."),
+    use=doc(arr(text(40), max_items=12), "Concentrations used",
+            "The concentrations turned sideways now to create 1 light each for this card."),
+    light_pool=doc(integer(0, 99), "Light in the pool", "Unspent light created earlier this turn.", default=0),
+    place_on=PLACE_ON,
+    trinkets_controlled=doc(arr(text(), max_items=50), "Trinkets controlled",
+                            "Names of the trinkets the player already controls.", default=[]),
+    targeting_effects=doc(arr(TARGETING, max_items=10), "Targeting effects",
+                          "Each effect on the card that targets, and whether it has a valid target now.",
+                          default=[]),
+)
+PLACE_NAMES = {"utility_slot": "a utility slot", "ailment": "an ailment", "boon": "a boon",
+               "concentration": "a concentration"}
+
+
+@dataclass(frozen=True)
+class Concentration:
+    """A concentration the player controls: exposed (nothing on it) and ready (upright)."""
+
+    id: str
+    exposed: bool
+    ready: bool
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Concentration:
+        """Read a concentration."""
+        return cls(raw["id"], bool(raw["exposed"]), bool(raw["ready"]))
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the card is put: a concentration (by id), a utility slot, an ailment or a boon, on whose field."""
+
+    kind: str
+    id: str | None
+    own_field: bool
+    occupied: bool
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Placement:
+        """Read ``place_on``."""
+        return cls(raw["kind"], raw.get("id"), raw.get("field", "own") == "own", bool(raw.get("occupied", False)))
+
+
+LABELS: dict[str, Label] = {
+    "light_created": "Light created", "light_spent": "Light spent", "light_left": "Light left in the pool",
+    "used": "Concentrations used", "light_available": "Light available", "light_short": "Light missing",
+    "additional_costs": "Additional costs",
+}
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+@rule("rs.card-states-positions.light", "rs.card-states-positions", "rs.phases-of-a-turn.play", "rs.how-to-play-cards")
+def light_problem(cid: str, mine: Mapping[str, Concentration], already: set[str]) -> str | None:
+    """Return why *cid* cannot create light for the player (None when it can): his, exposed and ready."""
+    c = mine.get(cid)
+    if c is None:
+        return f"{cid} is not a concentration the player controls, so it cannot create light for this card"
+    if cid in already:
+        return f"{cid} is named twice: once used it cannot be used again until it is readied"
+    if not c.exposed:
+        return f"{cid} is concealed (a card lies on it), and only an exposed concentration creates light"
+    if not c.ready:
+        return f"{cid} is already used this turn, and a used concentration cannot be used again until readied"
+    return None
+
+
+@rule("rs.card-states-positions.light", "rs.phases-of-a-turn.play")
+def light_from(uses: int, corpus: Corpus) -> int:
+    """Return the light created by using *uses* concentrations (1 light each)."""
+    return uses * int(corpus.fact("rs.card-states-positions.light", "light_per_concentration_use"))
+
+
+@rule("rs.card-play-steps.1", "rs.how-to-play-cards", "rs.anatomy-of-a-card")
+def can_pay(available: int, cost: int) -> bool:
+    """Return whether the light available (pool plus light created now) pays the card's light cost."""
+    return available >= cost
+
+
+@rule("rs.playing-a-card", "rs.boons", "rs.boons-advanced-rules")
+def field_problem(card_type: str, place: Placement) -> str | None:
+    """Return why the card may not go on that field: only a boon is played on an opponent's field."""
+    if card_type != "boon" and not place.own_field:
+        return f"a {card_type} must be played on the player's own field; only boons go on an opponent's field"
+    return None
+
+
+@rule("rs.card-types-areas-of-play.runespells", "rs.how-to-play-cards", "rs.your-field.concentration-areas")
+def runespell_problem(place: Placement, mine: Mapping[str, Concentration]) -> str | None:
+    """Return why a runespell may not go there: it is slung on an exposed concentration the player controls."""
+    if place.kind != "concentration":
+        return f"a runespell is slung on an exposed concentration the player controls, not on {PLACE_NAMES[place.kind]}"
+    return _concentration_problem(place, mine, "runespell")
+
+
+@rule("rs.card-types-areas-of-play.defense-cards", "rs.your-field.concentration-areas",
+      "rs.your-field.utility-slots")
+def trinket_chant_problem(card_type: str, place: Placement, mine: Mapping[str, Concentration]) -> str | None:
+    """Return why a trinket or chant may not go there: an own exposed concentration or a free own utility slot."""
+    if place.kind == "utility_slot":
+        return f"a {card_type} needs a free utility slot, and this one already holds a card" \
+            if place.occupied else None
+    if place.kind != "concentration":
+        return f"a {card_type} goes on an exposed concentration the player controls or a free utility slot, " \
+            f"not on {PLACE_NAMES[place.kind]}"
+    return _concentration_problem(place, mine, card_type)
+
+
+def _concentration_problem(place: Placement, mine: Mapping[str, Concentration], what: str) -> str | None:
+    c = mine.get(place.id or "")
+    if c is None:
+        return f"{place.id} is not a concentration the player controls, so the {what} cannot be placed on it"
+    if not c.exposed:
+        return f"{place.id} is concealed (a card already lies on it); the {what} needs an exposed concentration"
+    return None
+
+
+@rule("rs.boons", "rs.playing-a-card", "rs.card-types-areas-of-play.defense-cards")
+def boon_problem(place: Placement) -> str | None:
+    """Return why a boon may not go there: a boon is played only on an ailment or on a boon."""
+    if place.kind in ("ailment", "boon"):
+        return None
+    return f"a boon is played only on an ailment or a boon, not on {PLACE_NAMES[place.kind]}"
+
+
+@rule("rs.card-types-areas-of-play.defense-cards", "rs.anatomy-of-a-card")
+def is_second_trinket(name: str, controlled: Sequence[str], corpus: Corpus) -> bool:
+    """Return whether playing this trinket would make the player control more copies than allowed (1)."""
+    limit = int(corpus.fact("rs.card-types-areas-of-play.defense-cards", "max_controlled_copies_same_trinket"))
+    return sum(1 for t in controlled if t.casefold() == name.casefold()) + 1 > limit
+
+
+@rule("rs.term.distract")
+def distract_problem(keywords: Sequence[str], place: Placement) -> str | None:
+    """Return why a Distract card may not go there: it is only ever placed on a concentration."""
+    if "distract" in keywords and place.kind == "utility_slot":
+        return "a card with Distract may only be placed on a concentration, not on a utility slot"
+    return None
+
+
+@rule("rs.card-play-steps.5", "rs.advanced-rules-targets", "rs.card-types-areas-of-play.targets-required",
+      "rs.resolving-effects")
+def untargeted(effects: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Return the (0-based) targeting effects without a valid target; any one of them forbids the play."""
+    return [i for i, e in enumerate(effects) if not e["valid_target"]]
+
+
+@rule("rs.card-types-areas-of-play.targets-required", "rs.term.fate", "rs.term.choice")
+def exempt_from_targets(keywords: Sequence[str]) -> bool:
+    """Return whether the card has Fate or Choice (then not every effect needs a valid target)."""
+    return "fate" in keywords or "choice" in keywords
+
+
+# ----------------------------------------------------------------------------------- resolution
+
+def _placement_problems(card: Mapping[str, Any], keywords: Sequence[str], place: Placement,
+                        mine: Mapping[str, Concentration], controlled: Sequence[str], trace: Trace,
+                        corpus: Corpus) -> Callable[..., Any]:
+    """Record each placement rule the play breaks; return the rule that decides where this card type goes."""
+    kind = card["type"]
+    problem = field_problem(kind, place)
+    decider: Callable[..., Any] = field_problem
+    if problem:
+        trace.violate(problem, field_problem)
+    elif kind == "runespell":
+        problem, decider = runespell_problem(place, mine), runespell_problem
+    elif kind in ("trinket", "chant"):
+        problem, decider = trinket_chant_problem(kind, place, mine), trinket_chant_problem
+    else:
+        problem, decider = boon_problem(place), boon_problem
+    if problem and decider is not field_problem:
+        trace.violate(problem, decider)
+    d_problem = distract_problem(keywords, place)
+    if d_problem:
+        trace.violate(d_problem, distract_problem)
+    if kind == "trinket" and is_second_trinket(card["name"], controlled, corpus):
+        trace.violate(f"the player already controls a copy of {card['name']}, and may control only 1 copy of "
+                      "the same trinket at a time", is_second_trinket)
+    return decider
+
+
+def _where(place: Placement) -> str:
+    whose = "the player's own" if place.own_field else "an opponent's"
+    if place.kind == "concentration":
+        return f"on concentration {place.id} ({whose} field)"
+    return f"on {PLACE_NAMES[place.kind]} ({whose} field)"
+
+
+@situation(GAME, "pay_cost", SCHEMA, labels=LABELS)
+def resolve_pay_cost(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Play a card from hand: pay its light cost from concentrations and the pool, place it, check targets."""
+    card, player = pos["card"], pos["player"]
+    unique_ids(pos["concentrations"], "id", "concentrations")
+    mine = {c["id"]: Concentration.from_json(c) for c in pos["concentrations"]}
+    keywords = keywords_of(card)
+    place = Placement.from_json(pos["place_on"])
+    cost, pool = int(card["light_cost"]), int(pos.get("light_pool", 0))
+    out: dict[str, Any] = {"light_created": 0, "light_spent": 0, "light_left": pool, "used": [],
+                           "light_available": pool, "light_short": 0, "additional_costs": []}
+    trace.step(f"{player} plays {card['name']} (a {card['type']}, light cost {cost}): first its costs are paid "
+               "(card play step 1).", "rs.card-play-steps", "rs.card-play-steps.1", "rs.playing-a-card")
+    # step 1: light from concentrations
+    good: list[str] = []
+    seen: set[str] = set()
+    for cid in pos["use"]:
+        problem = light_problem(cid, mine, seen)
+        seen.add(cid)
+        if problem:
+            trace.violate(problem, light_problem)
+        else:
+            good.append(cid)
+    created = light_from(len(good), corpus)
+    available = pool + created
+    if good:
+        trace.step(f"{player} uses {', '.join(good)} (turned sideways): {created} light into the pool"
+                   + (f", which already held {pool}" if pool else "") + f"; {available} light available.",
+                   light_from, "rs.card-states-positions")
+    else:
+        trace.step(f"No concentration is used now; the pool holds {pool} light from earlier this turn.",
+                   "rs.how-to-play-cards", "rs.phases-of-a-turn.play")
+    out.update(light_available=available, light_short=max(0, cost - available))
+    if can_pay(available, cost):
+        trace.step(f"{available} light pays the cost of {cost}.", can_pay)
+    else:
+        trace.violate(f"{card['name']} costs {cost} light and only {available} is available "
+                      f"({cost - available} short)", can_pay)
+    extra = [k for k in keywords if keyword_parts(k)[0] == "ail"]
+    if extra:
+        out["additional_costs"] = extra
+        trace.step(f"After the light cost, the additional cost is paid: {', '.join(extra)} (the player applies "
+                   "that many ailments of one type to their own Runeslinger).", "rs.card-play-steps.1",
+                   "rs.term.ail-x")
+    # step 2: play it somewhere valid
+    decider = _placement_problems(card, keywords, place, mine, pos.get("trinkets_controlled", []), trace, corpus)
+    # step 5: targets
+    effects = pos.get("targeting_effects", [])
+    if effects and exempt_from_targets(keywords):
+        trace.step(f"{card['name']} has {'Fate' if 'fate' in keywords else 'Choice'}: not every effect needs a "
+                   "valid target; only the chosen bullet must have one (see the keyword ruling).",
+                   exempt_from_targets, "rs.resolving-effects.choice-and-fate")
+    elif not effects:
+        trace.step(f"No effect of {card['name']} targets, so declaring targets (card play step 5) needs "
+                   "nothing.", "rs.card-play-steps.5")
+    else:
+        missing = untargeted(effects)
+        for i in missing:
+            what = effects[i].get("text") or f"targeting effect {i + 1}"
+            trace.violate(f"{what!r} has no valid target in play, so {card['name']} cannot be played at all",
+                          untargeted)
+        if not missing:
+            trace.step(f"Each of the {len(effects)} targeting effect(s) has a valid target in play (card play "
+                       "step 5); an effect with a valid target may be used even if it can do little.", untargeted)
+    if trace.violations:
+        return out
+    trace.step(f"{card['name']} goes {_where(place)} and is in play (card play step 2)"
+               + (": the concentration used for light may hold the card it paid for." if place.kind ==
+                  "concentration" and place.id in good else "."),
+               "rs.card-play-steps.2", decider,
+               *(["rs.how-to-play-cards.example"] if place.kind == "concentration" else []))
+    left = available - cost
+    out.update(light_created=created, light_spent=cost, light_left=left, used=good)
+    if left:
+        trace.step(f"{left} light stays in the pool for the rest of the turn; unspent light is removed in the "
+                   "Discard Phase.", "rs.phases-of-a-turn.discard", "rs.term.light")
+    trace.summarize(f"{player} can play {card['name']}: {created} light created"
+                    + (f" plus {pool} in the pool" if pool else "") + f", {cost} spent, {left} left")
+    return out

@@ -1,0 +1,193 @@
+"""Runeslingers simultaneous triggers and ailments applied together: who orders them (``trigger_order``).
+
+Paragraphs: ``rs.triggered-effects`` (no ladder), ``rs.triggered-effects.simultaneous`` (active player first),
+``rs.setup-steps.simultaneous-effects`` (the active player orders simultaneous effects),
+``rs.ailments-advanced-rules.order`` and ``.instance-effects-in-order`` (Burn I once per instance),
+``rs.ailments.instances-and-levels``, ``rs.advanced-rules-targets.example-1``.
+
+Choices where the book is silent (documented here and in the steps):
+
+- The book describes two players. With more, the non-active players' triggers follow the active player's in
+  the order of the list, grouped by controller in the order each controller first appears; the active player,
+  who orders simultaneous effects (Setup note), is taken to have chosen that order.
+- Ailments applied in one list entry are instances of one type applied one after another; an entry with
+  ``on_apply: false`` (an ailment without a level I effect) triggers nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Label, Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runeslingers.common import AILMENT, GAME
+from engine.runeslingers.fields import PLAYER, doc, flag, unique_ids
+from engine.schema import Schema, arr, integer, obj, text
+
+TRIGGER: Schema = obj(["id", "controller"],
+                      id=doc(text(), "Triggered effect", "A name for it, e.g. the card or stance it comes from."),
+                      controller=doc(text(80), "Controller", "The player who controls the effect."),
+                      effect=doc(text(), "Effect", "What it does (shown back, not read)."))
+APPLIED: Schema = obj(["ailment", "instances"],
+                      ailment=doc(AILMENT, "Ailment"),
+                      instances=doc(integer(1, 99), "Instances", "How many of this ailment are applied."),
+                      on_apply=flag("Has an on-apply effect", "The ailment's level I effect happens each time an "
+                                    "instance is applied (e.g. Burn I)."))
+AILMENTS_APPLIED: Schema = doc(obj(["applied"],
+                                   target=doc(text(80), "Ailed Runeslinger", "The player the ailments go on."),
+                                   effect_controller=doc(text(80), "Effect controller",
+                                                         "Who controls the effect that applies them."),
+                                   ordered_by_text=flag("Order written on the card",
+                                                        "The effect's text fixes the order of the ailments."),
+                                   applied=doc(arr(APPLIED, min_items=1, max_items=12), "Ailments applied",
+                                               "In the order chosen, or the order written on the card.")),
+                               "Ailments applied together", "Several ailments one effect applies at once.")
+SCHEMA: dict[str, Any] = obj(
+    ["active_player", "triggers"], extra=True,
+    active_player=doc(PLAYER, "Active player", "The player whose turn it is."),
+    triggers=doc(arr(TRIGGER, max_items=20), "Triggered effects",
+                 "Effects triggering from the same condition at the same moment; within one controller, the list "
+                 "order is that player's chosen order.", default=[]),
+    ailments=AILMENTS_APPLIED,
+)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A triggered effect: its id, its controller and what it does."""
+
+    id: str
+    controller: str
+    effect: str
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Trigger:
+        """Read a trigger."""
+        return cls(raw["id"], raw["controller"], raw.get("effect", ""))
+
+
+LABELS: dict[str, Label] = {
+    "order": "Resolution order", "uses_ladder": "Uses the ladder",
+    "ailment_order_chosen_by": ("Ailment order chosen by", {"text": "the effect's text"}),
+    "instance_triggers": "On-apply triggers, in order",
+}
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+@rule("rs.triggered-effects.simultaneous", "rs.setup-steps.simultaneous-effects")
+def trigger_order(triggers: Sequence[Trigger], active: str, corpus: Corpus) -> list[Trigger]:
+    """Return the order simultaneous triggers resolve in: the active player's (his order), then the others'."""
+    first = corpus.fact("rs.triggered-effects.simultaneous", "order")[0]
+    mine = [t for t in triggers if t.controller == active]
+    theirs = [t for t in triggers if t.controller != active]
+    controllers = list(dict.fromkeys(t.controller for t in theirs))
+    theirs = [t for c in controllers for t in theirs if t.controller == c]
+    return [*mine, *theirs] if first == "active_player_effects" else [*theirs, *mine]
+
+
+@rule("rs.triggered-effects")
+def uses_ladder(corpus: Corpus) -> bool:
+    """Return whether triggered effects go on the ladder (they never do: play pauses while they resolve)."""
+    return bool(corpus.fact("rs.triggered-effects", "uses_ladder"))
+
+
+@rule("rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1")
+def ailment_order_chooser(active: str, ordered_by_text: bool, corpus: Corpus) -> str:
+    """Return who orders ailments applied together: the text when it orders them, else the active player."""
+    if ordered_by_text:
+        return "text"
+    return active if corpus.fact("rs.ailments-advanced-rules.order", "default_order_chooser") == "active_player" \
+        else "text"
+
+
+@rule("rs.ailments-advanced-rules.instance-effects-in-order", "rs.ailments.instances-and-levels")
+def instance_triggers(applied: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return one ailment name per on-apply trigger, in application order: each instance triggers by itself."""
+    return [a["ailment"] for a in applied if a.get("on_apply") for _ in range(int(a["instances"]))]
+
+
+# ----------------------------------------------------------------------------------- resolution
+
+def _triggers(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus: Corpus) -> str:
+    active = pos["active_player"]
+    triggers = [Trigger.from_json(t) for t in pos["triggers"]]
+    if not triggers:
+        return ""
+    order = trigger_order(triggers, active, corpus)
+    out["order"] = [t.id for t in order]
+    mine = [t.id for t in order if t.controller == active]
+    theirs = [t for t in order if t.controller != active]
+    if len(triggers) == 1:
+        trace.step(f"Only {triggers[0].id} triggers: it resolves at once.", "rs.triggered-effects")
+    else:
+        trace.step(f"{len(triggers)} effects trigger from the same condition at the same moment: {active}, the "
+                   f"active player, resolves theirs first, in the order they choose"
+                   + (f" ({', '.join(mine)})" if mine else " (none here)")
+                   + "; then the non-active player resolves theirs"
+                   + (f" ({', '.join(t.id for t in theirs)})." if theirs else " (none here)."), trigger_order)
+    others = list(dict.fromkeys(t.controller for t in theirs))
+    if len(others) > 1:
+        trace.step(f"The book orders the triggers of one non-active player; here {', '.join(others)} all have "
+                   "some. The active player orders simultaneous effects, so the list order is taken as that "
+                   "choice.", "rs.setup-steps.simultaneous-effects")
+    ladder = uses_ladder(corpus)
+    out["uses_ladder"] = ladder
+    trace.step("Triggered effects never go on the ladder and cannot be answered: play pauses, each one resolves, "
+               "then play resumes.", uses_ladder)
+    if len(order) == 1:
+        return f"{order[0].id} resolves at once, off the ladder"
+    return f"The triggers resolve in this order, off the ladder: {', '.join(out['order'])}"
+
+
+def _ailments(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus: Corpus) -> str:
+    raw = pos.get("ailments")
+    if raw is None:
+        return ""
+    active = pos["active_player"]
+    chooser = ailment_order_chooser(active, bool(raw.get("ordered_by_text")), corpus)
+    out["ailment_order_chosen_by"] = chooser
+    target = raw.get("target") or "the target Runeslinger"
+    controller = raw.get("effect_controller")
+    applied = raw["applied"]
+    listing = ", ".join(f"{a['instances']} {a['ailment']}" for a in applied)
+    if chooser == "text":
+        trace.step(f"The effect's text orders the ailments it applies to {target}: {listing}.", ailment_order_chooser)
+    elif len(applied) > 1:
+        trace.step(f"The text does not order the ailments, so {active}, the active player, chooses the order in "
+                   f"which they are applied to {target}"
+                   + (f", although the effect is {controller}'s" if controller and controller != active else "")
+                   + f"; taken from the list: {listing}.", ailment_order_chooser)
+    else:
+        trace.step(f"One ailment type is applied to {target} ({listing}); were several applied, {active}, the "
+                   "active player, would order them, unless the text does.", ailment_order_chooser)
+    fired = instance_triggers(applied)
+    out["instance_triggers"] = fired
+    if fired:
+        kinds = list(dict.fromkeys(fired))
+        trace.step(f"Each instance of {', '.join(kinds)} applied triggers its on-apply effect separately, one after "
+                   f"another in the order applied: {len(fired)} trigger(s), not one.", instance_triggers)
+    else:
+        trace.step("None of these ailments has an effect on being applied, so nothing triggers per instance.",
+                   instance_triggers)
+    order = " in the order the text gives" if chooser == "text" else f", in the order {chooser} chooses"
+    if fired:
+        return f"The ailments applied to {target} trigger {len(fired)} separate on-apply effect(s), one per " \
+            f"instance ({', '.join(dict.fromkeys(fired))}){order}"
+    return f"The ailments applied to {target} trigger no on-apply effect{order}"
+
+
+@situation(GAME, "trigger_order", SCHEMA, labels=LABELS)
+def resolve_trigger_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Order simultaneous triggers (active player's first) and ailments applied together; no ladder."""
+    unique_ids(pos["triggers"], "id", "triggers")
+    out: dict[str, Any] = {"order": [], "uses_ladder": uses_ladder(corpus), "ailment_order_chosen_by": None,
+                           "instance_triggers": []}
+    said = [s for s in (_triggers(pos, out, trace, corpus), _ailments(pos, out, trace, corpus)) if s]
+    if not said:
+        trace.step("Nothing triggers, and no ailments are applied.", "rs.triggered-effects")
+        said = ["nothing triggers"]
+    trace.summarize("; ".join(said[:1] + [s[:1].lower() + s[1:] for s in said[1:]]))
+    return out
