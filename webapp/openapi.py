@@ -49,15 +49,25 @@ CITED = {"type": "object", "required": ["text", "cites"],
          "properties": {"text": {"type": "string"}, "cites": IDS}}
 RULING = {
     "type": "object",
-    "required": ["game", "situation", "legal", "outcome", "decisions", "steps", "cites", "sources"],
+    "required": ["game", "situation", "legal", "summary", "outcome", "decisions", "steps", "cites", "sources"],
     "properties": {
         "game": {"type": "string"}, "situation": {"type": "string"}, "legal": {"type": "boolean"},
         "outcome": {"type": "object",
                     "description": "situation-specific fields; `violations` when not legal"},
+        "summary": {"type": "string",
+                    "description": "one plain sentence a player reads first: the verdict and the numbers that "
+                                   "matter; \"Illegal: <first violation>.\" when not legal"},
         "decisions": {"type": "array", "items": {
-            "type": "object", "required": ["who", "choose", "cites"],
+            "type": "object", "required": ["who", "choose", "cites", "field"],
             "properties": {"who": {"type": "string"}, "choose": {"type": "string"}, "cites": IDS,
-                           "options": {"type": "array"}}}},
+                           "field": {"type": "string",
+                                     "description": "JSON path in the position where the answer goes (the "
+                                                    "notation of error paths, e.g. attacker.flanking_die, "
+                                                    "units[0].army_rules_met); stating it and resolving again "
+                                                    "settles the decision"},
+                           "options": {"type": "array",
+                                       "description": "the allowed answers when finite (for a list field, the "
+                                                      "allowed items)"}}}},
         "steps": {"type": "array", "items": CITED},
         "cites": IDS,
         "sources": {"type": "object", "additionalProperties": {
@@ -131,7 +141,16 @@ def openapi_document(situations: Iterable[Situation]) -> dict[str, Any]:
                         "type": "object", "properties": {"game": {"type": "string"},
                                                          "situation": {"type": "string"},
                                                          "description": {"type": "string"},
-                                                         "schema": {"type": "object"}}}}}}}}}}}},
+                                                         "schema": {"type": "object"},
+                                                         "labels": {"type": "object", "additionalProperties": {
+                                                             "type": "string"}, "description": "outcome key -> "
+                                                             "label a player reads (\"Army strength\"); keys "
+                                                             "without one read as the key humanized"},
+                                                         "values": {"type": "object", "additionalProperties": {
+                                                             "type": "object", "additionalProperties": {
+                                                                 "type": "string"}}, "description": "outcome key "
+                                                             "-> {coded value: words} (\"army\": \"The army\")"}
+                                                         }}}}}}}}}}},
             "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                           "responses": {"200": {"description": "OpenAPI 3.1"}}}},
         },

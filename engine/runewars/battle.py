@@ -7,6 +7,8 @@ Paragraphs: ``rw.battles`` and its steps ``rw.battles.6``/``.6a``/``.6b``/``.6c`
 ``.cursed-tomb``, ``.hungry-spawn``, ``.protective-wards``, ``.reinforced-walls``); the 8-unit exception for a
 winning attacker (``rw.movement-restrictions.unit-limit.battle``); the book's example
 ``rw.battle-example-round-2``.
+
+``attacker.over_limit_retreat`` names the units beyond the limit of 8 that retreat after a won battle.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runewars import damage as dmg
-from engine.runewars.common import FACTIONS, GAME, NAME, names, plural
+from engine.runewars.common import FACTIONS, GAME, NAME, faction_name, names, plural
 from engine.schema import BOOL, arr, enum, integer, nullable, obj
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
@@ -29,10 +31,19 @@ UNIT["properties"]["class"] = enum(*CLASSES)  # "class" is a Python keyword
 STRONGHOLD = obj(["strength"], strength=integer(0, 20), damaged=BOOL)
 SCHEMA: dict[str, Any] = obj(
     ["attacker", "defender"], extra=True,
-    attacker=obj(["units"], faction=enum(*FACTIONS), conquer_supremacy=BOOL, units=arr(UNIT, max_items=80)),
+    attacker=obj(["units"], faction=enum(*FACTIONS), conquer_supremacy=BOOL, units=arr(UNIT, max_items=80),
+                 over_limit_retreat=arr(NAME, max_items=80)),
     defender=obj(["units"], faction=enum(*FACTIONS, "neutral"), stronghold=nullable(STRONGHOLD),
                  development=nullable(enum(*DEVELOPMENTS)), use_development=BOOL, units=arr(UNIT, max_items=80)),
 )
+# Optional choices (0.2): the attacker's own picks for the Cursed Tomb's routs and the Hungry Spawn's damage, and
+# the area the loser retreats to (checked against the map by the ``retreat`` situation).
+SCHEMA["properties"]["attacker"]["properties"]["development_choices"] = {
+    **nullable(arr(NAME, max_items=8)), "title": "Figures hit by the development",
+    "description": "Unit ids the attacker picks: the 3 units he routs for the Cursed Tomb, or the unit taking each "
+                   "of the Hungry Spawn's 4 damage points, in order (leave out to take them in list order)."}
+SCHEMA["properties"]["retreat_to"] = {**nullable(NAME), "title": "Loser retreats to",
+                                      "description": "The adjacent area the losing side's units retreat to."}
 DEV_RULE = {d: f"rw.developments.{d}" for d in DEVELOPMENTS}
 DEV_NAME = {d: d.replace("-", " ").title() for d in DEVELOPMENTS}
 
@@ -212,9 +223,11 @@ EFFECTS = {"cursed-tomb": cursed_tomb, "hungry-spawn": hungry_spawn, "protective
 
 
 def tally(attackers: Sequence[BattleUnit], defenders: Sequence[BattleUnit], stronghold: Stronghold | None,
-          conquer_supremacy: bool, development: str | None, corpus: Corpus) -> Tally:
-    """Return both sides' strength and the winner: fortifications, units, stronghold, then the comparison."""
-    effect = EFFECTS[development](attackers, corpus) if development else Effect(tuple(attackers))
+          conquer_supremacy: bool, development: str | None, corpus: Corpus, effect: Effect | None = None) -> Tally:
+    """Return both sides' strength and the winner: fortifications, units, stronghold, then the comparison (*effect*:
+    the development's effect already worked out from the attacker's own picks)."""
+    if effect is None:
+        effect = EFFECTS[development](attackers, corpus) if development else Effect(tuple(attackers))
     a_units, d_units = unit_strength(effect.units), unit_strength(defenders)
     keep = stronghold_strength(stronghold, conquer_supremacy, corpus)
     a, d = a_units, d_units + keep + effect.defender_bonus
@@ -233,8 +246,8 @@ def _check_development(dev: str, faction: str | None, stronghold: Stronghold | N
                        corpus: Corpus) -> None:
     owner = development_owner(dev, corpus)
     if faction != owner:
-        trace.violate(f"{DEV_NAME[dev]} is the {owner} defensive development; the defender here is "
-                      f"{faction or 'not a faction'}", development_owner, DEV_RULE[dev])
+        trace.violate(f"{DEV_NAME[dev]} is the {faction_name(owner)} defensive development; the defender here is "
+                      f"{faction_name(faction) or 'not a faction'}", development_owner, DEV_RULE[dev])
     if stronghold is None:
         trace.violate(f"{DEV_NAME[dev]} needs a stronghold in the area: a development stands on a stronghold and "
                       f"is destroyed when it is left without one", "rw.developments.limit",
@@ -278,7 +291,52 @@ def _count_text(units: Sequence[BattleUnit]) -> str:
     return text
 
 
-@situation(GAME, "battle", SCHEMA)
+SIDES = {"attacker": "The attacker", "defender": "The defender"}
+LABELS: dict[str, Label] = {
+    "attacker_strength": "Attacker's strength", "defender_strength": "Defender's strength",
+    "winner": ("Winner", SIDES),
+    "stronghold": ("Stronghold", {"none": "None in the area", "kept": "Kept as it is", "damaged": "Damaged",
+                                  "conquered": "Conquered"}),
+    "retreating": ("Retreats", SIDES), "development_used": "Development used",
+    "development_effect": "Development's effect", "if_not_used": "If the development is not used",
+    "attacker_strength_range": "Attacker's strength (range)", "units_beyond_limit": "Units beyond the limit of 8",
+    "over_limit_retreat": "Units retreating beyond the limit", "retreat_to": "Loser retreats to",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: who wins the battle at what strengths, the stronghold, and who retreats."""
+    att, dfd = pos["attacker"], pos["defender"]
+    a_name = f"the attacker ({faction_name(att['faction'])})" if att.get("faction") else "the attacker"
+    d_fac = dfd.get("faction")
+    d_name = ("the neutral units" if d_fac == "neutral" else
+              f"the defender ({faction_name(d_fac)})" if d_fac else "the defender")
+    names_of = {"attacker": a_name, "defender": d_name}
+    ds = out["defender_strength"]
+    if out["winner"] is None:
+        lo, hi = out.get("attacker_strength_range") or [None, None]
+        return (f"The winner depends on which units take the Hungry Spawn's damage: {a_name} ends with {lo} to "
+                f"{hi} strength against {ds}, and the defender wins ties.")
+    as_ = out["attacker_strength"] if out["attacker_strength"] is not None else \
+        "/".join(map(str, out.get("attacker_strength_range") or []))
+    winner, loser = out["winner"], out["retreating"]
+    w_name = names_of[winner][:1].upper() + names_of[winner][1:]
+    score = f"{as_} to {ds}" if winner == "attacker" else f"{ds} to {as_}"
+    tie = " (ties go to the defender)" if out["attacker_strength"] == ds else ""
+    castle = {"conquered": "; the stronghold is conquered", "damaged": "; the stronghold is damaged",
+              "kept": "; the stronghold stays as it is"}.get(str(out["stronghold"]), "")
+    beyond = out.get("units_beyond_limit") or 0
+    extra = f"; {plural(beyond, 'attacking unit')} beyond the limit of 8 must also retreat" if beyond else ""
+    verb = "retreat" if names_of[loser] == "the neutral units" else "retreats"
+    wins = "win" if names_of[winner] == "the neutral units" else "wins"
+    dev = dfd.get("development")
+    if any(d.field == "defender.use_development" for d in trace.decisions) and dev:
+        w_name = f"If the defender uses his {DEV_NAME[dev]} (he may still decline), {names_of[winner]}"
+    return f"{w_name} {wins} the battle {score}{tie}{castle}, and {names_of[loser]} {verb}{extra}."
+
+
+@situation(GAME, "battle", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Tally a battle's strength and resolve it: units, routed hexagons, stronghold, developments, ties, retreat."""
     att, dfd = pos["attacker"], pos["defender"]
@@ -305,10 +363,17 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     used = bool(dev) and use is not False
     if dev and use is None and corpus.get(DEV_RULE[dev]).facts.get("optional"):
         trace.decide("defender", f"whether to discard the {DEV_NAME[dev]} to use it (the ruling assumes he does)",
-                     "rw.battles.6a", DEV_RULE[dev], options=[True, False])
-    result = tally(attackers, defenders, stronghold, conquer, dev if used else None, corpus)
+                     "rw.battles.6a", DEV_RULE[dev], options=[True, False], field="defender.use_development")
+    picked = picked_effect(dev if used else None, attackers, att.get("development_choices"), corpus)
+    if picked is not None and picked[0] is None:
+        trace.violations.extend(picked[1].violations)
+        trace.steps.extend(picked[1].steps)
+        return out
+    result = tally(attackers, defenders, stronghold, conquer, dev if used else None, corpus,
+                   picked[0] if picked else None)
     if dev and used:
         _narrate_effect(dev, result.effect, trace, corpus)
+        trace.steps.extend(picked[1].steps if picked else [])
     elif dev:
         trace.step(f"(a) Fortifications: the defender does not use his {DEV_NAME[dev]}.", "rw.battles.6a")
     else:
@@ -346,8 +411,10 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         lo = result.attacker - unknown
         out["attacker_strength"] = None
         out["attacker_strength_range"] = [lo, result.attacker]
+        blank = next(i for i, u in enumerate(att["units"]) if u.get("health") is None)
         trace.decide("attacker", "the units that take the Hungry Spawn's damage (give each unit's health to "
-                     "settle it)", hungry_spawn, "rw.dealing-damage-to-units")
+                     "settle it)", hungry_spawn, "rw.dealing-damage-to-units",
+                     field=f"attacker.units[{blank}].health")
         if result.winner is None:
             trace.step(f"The winner depends on those units: the attacker ends with between {lo} and "
                        f"{result.attacker} strength against {result.defender}, and the defender wins ties.",
@@ -369,6 +436,7 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         trace.step("Whether standing enemy units remain, and so whether the stronghold is damaged, depends on the "
                    "units the Hungry Spawn destroys.", stronghold_result)
     out.update(winner=winner, stronghold=state, retreating=loser)
+    retreat_destination(pos.get("retreat_to"), loser, loser == "defender" and d_fac == "neutral", trace, out)
     texts = {"none": "(a) Stronghold: there is no stronghold to damage or conquer.",
              "conquered": "(a) Stronghold: the attacker removes the defender's stronghold and may put one of his own "
                           "there, damaged side up.",
@@ -393,6 +461,66 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     if beyond:
         trace.step(f"The attacker won with {len(a_left)} units in the area, more than {limit}: {beyond} of them must "
                    f"retreat, all to a single area.", "rw.movement-restrictions.unit-limit.battle")
-        trace.decide("attacker", f"{plural(beyond, 'unit')} to retreat out of the area and the area they go to",
-                     "rw.movement-restrictions.unit-limit.battle", "rw.retreats")
+        chosen = att.get("over_limit_retreat")
+        if chosen is None:
+            trace.decide("attacker", f"{plural(beyond, 'unit')} to retreat out of the area (all to a single area)",
+                         "rw.movement-restrictions.unit-limit.battle", "rw.retreats",
+                         options=[u.id for u in a_left], field="attacker.over_limit_retreat")
+        else:
+            ids = [u.id for u in a_left]
+            strangers = [c for c in chosen if c not in ids]
+            if strangers or len(set(chosen)) != len(chosen) or len(chosen) != beyond:
+                trace.violate(f"{plural(beyond, 'unit')} beyond the limit must retreat, one each of the attacker's "
+                              f"surviving units; the position names {names(list(chosen))}"
+                              + (f" ({names(strangers)} not among them)" if strangers else ""),
+                              "rw.movement-restrictions.unit-limit.battle")
+            else:
+                out["over_limit_retreat"] = list(chosen)
+                trace.step(f"{names(list(chosen))} retreat out of the area, all to a single area.",
+                           "rw.movement-restrictions.unit-limit.battle", "rw.retreats")
     return out
+
+
+# ------------------------------------------------------------------ 0.2: the attacker's picks, the retreat's area
+
+@rule("rw.developments.cursed-tomb", "rw.developments.hungry-spawn", "rw.routed-units-and-heroes.routs",
+      "rw.dealing-damage-to-units.damaged-first")
+def picked_effect(development: str | None, units: Sequence[BattleUnit], picks: Sequence[str] | None,
+                  corpus: Corpus) -> tuple[Effect | None, Trace] | None:
+    """Return the Cursed Tomb's or Hungry Spawn's effect with the attacker's own picks (the units he routs, or the
+    unit taking each damage point), checked against the rout and damage rules, and the steps saying so; the effect
+    is None (the trace holding the violation) when a pick breaks them; None when there are no picks to apply."""
+    if picks is None or development not in ("cursed-tomb", "hungry-spawn"):
+        return None
+    tomb = development == "cursed-tomb"
+    if not tomb:
+        for i, u in enumerate(units):
+            if u.health is None:
+                raise UnreadableInputError(f"unit {u.id!r} needs its health to check where the Hungry Spawn's damage "
+                                           f"goes", path=f"attacker.units[{i}].health")
+    routs = int(corpus.fact("rw.developments.cursed-tomb", "opponent_routs")) if tomb else 0
+    damage = 0 if tomb else int(corpus.fact("rw.developments.hungry-spawn", "damage_dealt"))
+    scratch = Trace()
+    pool = dmg.Pool([u.as_damage_unit() for u in units])
+    if not dmg.check_proposal(pool, list(picks), routs, damage, scratch):
+        return None, scratch
+    if tomb:
+        hit = set(pool.newly_routed)
+        return Effect(tuple(replace(u, routed=True) if u.id in hit else u for u in units),
+                      routed=tuple(pool.newly_routed)), scratch
+    gone = set(pool.destroyed)
+    return Effect(tuple(replace(u, damage=pool.damage[u.id]) for u in units if u.id not in gone),
+                  destroyed=tuple(pool.destroyed)), scratch
+
+
+@rule("rw.retreats", "rw.battles.7c")
+def retreat_destination(area: str | None, loser: str, neutral: bool, trace: Trace, out: dict[str, Any]) -> None:
+    """Record the area the loser's units retreat to, when the position names it (the ``retreat`` situation
+    checks it against the map: friendly first, else empty, or uncontrolled for neutral units; borders permitting)."""
+    if area is None:
+        return
+    out["retreat_to"] = area
+    must = ("an adjacent uncontrolled area, picked by the player on the current player's left" if neutral else
+            "an adjacent friendly area, or an empty one when none is friendly")
+    trace.step(f"The {loser}'s participating units retreat together to {area}, as stated (it must be {must}).",
+               "rw.retreats", "rw.retreats.neutral" if neutral else "rw.retreats.player-units")

@@ -18,6 +18,15 @@ NAME: Schema = text(80)
 SEASON: Schema = enum(*SEASONS)
 
 
+FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar", "neutral": "Neutral"}
+FACTION_LABELS = {k: v for k, v in FACTION_NAMES.items() if k != "neutral"}
+
+
+def faction_name(key: str | None) -> str:
+    """Return a faction as printed (``daqan`` -> ``Daqan``); other names are returned as they are."""
+    return FACTION_NAMES.get(key or "", key or "")
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """Return ``"1 unit"`` / ``"3 units"``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTIONS, GAME, NAME, names, plural, unique_keys
+from engine.runewars.common import FACTIONS, GAME, NAME, faction_name, names, plural, unique_keys
 from engine.schema import BOOL, arr, integer, nullable, obj
 
 UNIT = obj(["id", "health"], id=NAME, type=NAME, health=integer(1, 30), damage=integer(0, 30), routed=BOOL)
@@ -201,9 +201,11 @@ def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int,
     return True
 
 
-def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str) -> dict[str, int]:
-    """Apply the routs and damage the rules force, stop at the first real choice and list it as a decision;
-    return the routs and damage still to assign."""
+def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str,
+                 field: str = "proposed") -> dict[str, int]:
+    """Apply the routs and damage the rules force, stop at the first real choice and list it as a decision
+    answered at *field* (the proposal: one unit id per point, damage first, then routs); return the routs and
+    damage still to assign."""
     left_r = routs_to_deal(routs, pool)
     rout_open = False
     if routs > left_r:
@@ -221,7 +223,7 @@ def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str) ->
                 trace.step(f"Routs: every {label} unit must be routed ({names(tier)}).", rout_candidates)
             continue
         trace.decide(who, f"{plural(left_r, 'unit')} to rout among the {label} units", rout_candidates,
-                     options=tier)
+                     options=tier, field=field)
         trace.step(f"Routs: {plural(left_r, 'rout')} must go to {label} units; the owner picks which of "
                    f"{names(tier)}.", rout_candidates)
         rout_open = True
@@ -237,7 +239,7 @@ def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str) ->
             tier, label = damaged, "already damaged"
         elif rout_open:
             trace.decide(who, f"then the unit(s) to take {plural(left_d, 'damage point')} (after the routs are "
-                         f"chosen)", damage_candidates, options=alive)
+                         f"chosen)", damage_candidates, options=alive, field=field)
             break
         else:
             standing = pool.standing()
@@ -258,14 +260,35 @@ def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str) ->
             continue
         trace.decide(who, f"which {label} unit takes the next damage point ({plural(left_d, 'point')} left; a unit "
                      f"that takes damage must keep taking it until destroyed)", damage_candidates,
-                     "rw.dealing-damage-to-units", options=tier)
+                     "rw.dealing-damage-to-units", options=tier, field=field)
         trace.step(f"Damage: the next point may go on any {label} unit ({names(tier)}); the owner chooses.",
                    damage_candidates)
         break
     return {"routs": left_r if rout_open else 0, "damage": left_d}
 
 
-@situation(GAME, "assign_damage", SCHEMA)
+LABELS: dict[str, Label] = {"destroyed": "Destroyed", "routed": "Newly routed",
+                            "pending": "Still to assign (routs, damage)"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: which units are destroyed and routed, and what is still the owner's choice."""
+    who = str(pos.get("player") or "")
+    owner = faction_name(who) if who in FACTIONS else (who or "The player")
+    destroyed, routed = out["destroyed"], out["routed"]
+    parts = ([f"loses {names(destroyed)}"] if destroyed else []) + ([f"has {names(routed)} routed"] if routed else [])
+    text = f"{owner} {' and '.join(parts) if parts else 'loses no unit and has none routed'}"
+    pending = out.get("pending")
+    if pending:
+        left = [plural(pending["routs"], "rout")] if pending["routs"] else []
+        left += [plural(pending["damage"], "damage point")] if pending["damage"] else []
+        verb = "goes" if pending["routs"] + pending["damage"] == 1 else "go"
+        text += f" so far; {' and '.join(left)} still {verb} where the owner chooses"
+    return text + "."
+
+
+@situation(GAME, "assign_damage", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_assign_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Check or apply routs and damage dealt to one player's units: damaged units first, routs to standing units."""
     units = units_from(pos["units"])

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runewars.common import FACTIONS, GAME, names, unique_keys
+from engine.runewars.common import FACTION_LABELS, FACTIONS, GAME, faction_name, names, unique_keys
 from engine.schema import arr, enum, integer, obj
 
 PLAYER = obj(["faction", "dragon_runes", "influence", "starting_influence"], faction=enum(*FACTIONS),
@@ -57,7 +57,29 @@ def highest_starting_influence(players: Sequence[Standing]) -> list[Standing]:
     return [p for p in players if p.starting_influence == top]
 
 
-@situation(GAME, "game_end", SCHEMA)
+LABELS: dict[str, Label] = {"winner": ("Winner", FACTION_LABELS), "tied": ("Tied on every criterion", FACTION_LABELS)}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the winner and the criterion that decided it (or a complete tie)."""
+    players = {p["faction"]: p for p in pos["players"]}
+    if out["winner"] is None:
+        return (f"No winner: {names([faction_name(f) for f in out['tied']])} tie on dragon runes, influence and "
+                "starting influence.")
+    win = players[out["winner"]]
+    rivals = [p for f, p in players.items() if f != out["winner"]]
+    name = faction_name(out["winner"])
+    if not rivals or all(p["dragon_runes"] < win["dragon_runes"] for p in rivals):
+        return f"{name} wins with the most dragon runes ({win['dragon_runes']})."
+    if all(p["influence"] < win["influence"] for p in rivals if p["dragon_runes"] == win["dragon_runes"]):
+        return (f"{name} wins: tied on {win['dragon_runes']} dragon runes, it has the most influence "
+                f"({win['influence']}).")
+    return (f"{name} wins: tied on dragon runes and influence, it started with the most influence "
+            f"({win['starting_influence']}).")
+
+
+@situation(GAME, "game_end", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_game_end(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Find the winner at the end of the 7th year: most dragon runes, then most influence, then starting influence."""
     unique_keys(pos["players"], "faction", "players")

@@ -8,6 +8,9 @@ activated area) and ``.heroes``; ``rw.movement-restrictions`` (mountain and wate
 ``rw.hero-movement.enemy-areas`` / ``.activation``; ``rw.routed-units-and-heroes`` (routed figures cannot move);
 ``rw.mobilize-order.one-battle``; the book's ``rw.mobilize-conquer-order-example``. The map is a ``networkx``
 graph of areas joined by their borders.
+
+Answers: ``destroy_in_target`` [names] for units over the limit, ``engagement_choice`` (``battle`` or
+``diplomacy``) beside unallied neutral units.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from typing import Any
 
 import networkx as nx
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTIONS, GAME, NAME, SEASON, ItemsCheck, plural, unique_keys
+from engine.runewars.common import FACTIONS, GAME, NAME, SEASON, ItemsCheck, faction_name, names, plural, unique_keys
 from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj
 
 BORDER_KINDS = ("plain", "mountain", "water")
@@ -50,6 +53,8 @@ SCHEMA: dict[str, Any] = obj(
     battles_this_order=integer(0, 10),
     map=MAP,
     movers=arr(MOVER, max_items=200),
+    destroy_in_target=arr(NAME, max_items=80),
+    engagement_choice=enum("battle", "diplomacy"),
 )
 SCHEMA["$defs"] = {"area": AREA, "border": BORDER}
 
@@ -277,7 +282,37 @@ def why_blocked(board: Board, mover: Mover, target: str, season: str | None, rea
             f"only through friendly or empty areas", ["rw.moving-units-with-mobilize-and-conquer-orders"])
 
 
-@situation(GAME, "mobilize", SCHEMA)
+LABELS: dict[str, Label] = {
+    "can_activate": "Area can be activated", "movers": "Figures that can move in (and their paths)",
+    "units_in_target": "Units in the area after moving", "destroy_excess": "Units over the limit destroyed",
+    "engagement": ("What happens there", {"none": "Nothing", "battle": "A battle",
+                                          "battle_or_diplomacy": "Battle or diplomacy"}),
+    "engagement_choice": ("Chosen", {"battle": "Battle", "diplomacy": "Diplomacy"}),
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the activated area, the figures that can move in, and what happens there."""
+    player, target = faction_name(pos["player"]), pos["target_area"]
+    movers = out["movers"]
+    moving = [m for m, e in movers.items() if e.get("can_move")]
+    text = (f"{player} activates {target}: {len(moving)} of {plural(len(movers), 'figure')} can move in"
+            + (f" ({names(moving)})" if 0 < len(moving) <= 5 else ""))
+    engagement = out.get("engagement")
+    if engagement == "battle":
+        text += "; they start a battle there"
+    elif engagement == "battle_or_diplomacy":
+        choice = out.get("engagement_choice")
+        text += (f"; {player} chooses to {'battle the neutral units' if choice == 'battle' else 'attempt diplomacy'}"
+                 if choice else "; they must battle the neutral units there or attempt diplomacy")
+    if out.get("destroy_excess"):
+        text += f"; {plural(out['destroy_excess'], 'unit')} over the limit of 8 are destroyed there" + (
+            " (his choice which)" if any(d.field == "destroy_in_target" for d in trace.decisions) else "")
+    return text + "."
+
+
+@situation(GAME, "mobilize", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_mobilize(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Activate an area and find which figures can move into it and by which shortest legal path."""
     board = Board.from_json(pos["map"])
@@ -293,7 +328,8 @@ def resolve_mobilize(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
     order = str(pos.get("order") or "mobilize").title()
     out: dict[str, Any] = {"can_activate": can_activate(area, player), "movers": {}}
     if not out["can_activate"]:
-        trace.violate(f"{target} already holds one of {player}'s activation tokens; he may move units into it but "
+        trace.violate(f"{target} already holds one of {faction_name(player)}'s activation tokens; he may move units "
+                      "into it but "
                       f"may not activate it again", can_activate)
         out["movers"] = {m.id: {"can_move": False, "path": None, "reason": "the area cannot be activated"}
                          for m in movers}
@@ -340,12 +376,14 @@ def resolve_mobilize(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
                 trace.step(f"{m.id} ({what}, range {reach}) moves {' → '.join(path)} "
                            f"({plural(len(path) - 1, 'area')}).", *cites)
         out["movers"][m.id] = entry
-    _target_rules(area, player, engagement, moving_units, battles, trace, corpus, out)
+    _target_rules(area, player, engagement, moving_units, battles, trace, corpus, out, pos.get("destroy_in_target"),
+                  pos.get("engagement_choice"))
     return out
 
 
 def _target_rules(area: Area, player: str, engagement: str, moving: int, battles: int, trace: Trace,
-                  corpus: Corpus, out: dict[str, Any]) -> None:
+                  corpus: Corpus, out: dict[str, Any], destroyed: list[str] | None = None,
+                  choice: str | None = None) -> None:
     """Record what happens in the activated area: battle or diplomacy, and the limit of 8 units."""
     limit = int(corpus.fact("rw.movement-restrictions.unit-limit", "max_units_per_area"))
     allied = area.neutral_units if is_friendly(area, player) else 0
@@ -360,8 +398,15 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
             trace.step(f"{area.id} would hold {total} of {player}'s units (allied neutral units count, heroes do "
                        f"not), {over} over the limit of {limit}: he destroys {plural(over, 'unit')} there.",
                        "rw.movement-restrictions.unit-limit", "rw.allied-units.limits")
-            trace.decide(player, f"{plural(over, 'unit')} to destroy in {area.id}",
-                         "rw.movement-restrictions.unit-limit")
+            if destroyed is None:
+                trace.decide(player, f"{plural(over, 'unit')} to destroy in {area.id} (name them)",
+                             "rw.movement-restrictions.unit-limit", field="destroy_in_target")
+            elif len(destroyed) != over:
+                trace.violate(f"{area.id} must lose exactly {plural(over, 'unit')}, the position names "
+                              f"{len(destroyed)}", "rw.movement-restrictions.unit-limit")
+            else:
+                trace.step(f"{faction_name(player)} destroys {', '.join(destroyed)} in {area.id}.",
+                           "rw.movement-restrictions.unit-limit")
         elif moving:
             trace.step(f"{area.id} would hold {total} of {player}'s units, within the limit of {limit}.",
                        "rw.movement-restrictions.unit-limit")
@@ -382,8 +427,13 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
     else:
         trace.step(f"Units moving into {area.id}, which holds unallied neutral units, must battle them or attempt "
                    f"diplomacy.", "rw.movement", "rw.diplomacy")
-        trace.decide(player, "battle the neutral units or attempt diplomacy", "rw.diplomacy",
-                     options=["battle", "diplomacy"])
+        if choice is None:
+            trace.decide(player, "battle the neutral units or attempt diplomacy", "rw.diplomacy",
+                         options=["battle", "diplomacy"], field="engagement_choice")
+        else:
+            out["engagement_choice"] = choice
+            what = "battle the neutral units" if choice == "battle" else "attempt diplomacy"
+            trace.step(f"{faction_name(player)} chooses to {what}.", "rw.diplomacy")
         if battles:
             trace.step("This order has already fought its battle: a diplomacy result calling for a battle forces "
                        "his units to retreat instead.", "rw.mobilize-order.one-battle")

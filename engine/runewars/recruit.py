@@ -4,6 +4,9 @@ Paragraphs: ``rw.recruit-order`` with ``.units`` (current space and lower; empty
 ``.placement`` (areas with a friendly stronghold, split as the player likes), ``.unit-limit`` (8 per area, excess
 destroyed), ``.supremacy`` (a second, different resource), ``.no-cost`` (dials are not turned);
 ``rw.order-card-summary.recruit``, ``rw.resource-dials.gaining`` and the book's ``rw.recruiting-example``.
+
+Answers: ``placement`` {area: units}, ``destroyed`` {area: [unit names]} for units over the limit, and
+``second_resource`` for the Supremacy Bonus when ``second_dial`` is not given.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.runewars.common import GAME, NAME, names, plural, unique_keys
 from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj
@@ -28,6 +31,8 @@ SCHEMA: dict[str, Any] = obj(
     second_dial=DIAL,
     strongholds=arr(obj(["area"], area=NAME, units=integer(0, 80)), max_items=16),
     placement={"type": "object", "additionalProperties": integer(0, 80)},
+    destroyed={"type": "object", "additionalProperties": arr(NAME, max_items=80)},
+    second_resource=enum(*RESOURCES),
 )
 
 
@@ -77,7 +82,8 @@ def _place(pos: Mapping[str, Any], units: list[str], trace: Trace, corpus: Corpu
     if placement is None:
         if len(strongholds) > 1:
             trace.decide("player", f"how to split {plural(len(units), 'unit')} among the areas with his "
-                         f"strongholds", "rw.recruit-order.placement", options=sorted(strongholds))
+                         f"strongholds ({names(sorted(strongholds))}): a count per area",
+                         "rw.recruit-order.placement", field="placement")
             trace.step(f"The units go to areas with his strongholds ({names(sorted(strongholds))}), split as he "
                        f"likes.", "rw.recruit-order.placement")
             return
@@ -101,11 +107,47 @@ def _place(pos: Mapping[str, Any], units: list[str], trace: Trace, corpus: Corpu
                       if over else ", within the limit."), "rw.recruit-order.placement", units_over_limit)
         if over:
             destroy[area] = over
-            trace.decide("player", f"{plural(over, 'unit')} to destroy in {area}", units_over_limit)
+            chosen = (pos.get("destroyed") or {}).get(area)
+            if chosen is None:
+                trace.decide("player", f"{plural(over, 'unit')} to destroy in {area} (name them)", units_over_limit,
+                             field=f"destroyed.{area}")
+            elif len(chosen) != over:
+                trace.violate(f"{area} must lose exactly {plural(over, 'unit')}, the position names {len(chosen)}",
+                              units_over_limit)
+            else:
+                trace.step(f"In {area} the player destroys {', '.join(chosen)}.", units_over_limit)
     out["destroy"] = destroy
 
 
-@situation(GAME, "recruit", SCHEMA)
+LABELS: dict[str, Label] = {
+    "units": "Units recruited", "placed": "Units placed, by area", "destroy": "Units over the limit, by area",
+    "second_resource": "Second resource (Supremacy Bonus)",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the units recruited, where they go, and what is still the player's choice."""
+    units = out["units"]
+    text = (f"The player recruits {plural(len(units), 'unit')} ({', '.join(units)})" if units
+            else "The player recruits no unit")
+    placed = out.get("placed")
+    if placed:
+        text += ", placed " + ", ".join(f"{n} in {a}" for a, n in placed.items())
+    over = {a: n for a, n in (out.get("destroy") or {}).items() if n}
+    if over:
+        text += "; " + ", ".join(f"{plural(n, 'unit')} over the limit of 8 in {a}" for a, n in over.items()) \
+            + " must be destroyed" + (" (his choice)" if any(d.field.startswith("destroyed.")
+                                                                 for d in trace.decisions) else "")
+    fields = {d.field for d in trace.decisions}
+    if "second_resource" in fields:
+        text += "; he may also recruit with a second, different resource"
+    if "placement" in fields:
+        text += "; he splits them among his stronghold areas as he likes"
+    return text + "."
+
+
+@situation(GAME, "recruit", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_recruit(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Recruit from a resource dial: one unit per unit space at or below the arrow (a second dial with Supremacy)."""
     dial = Dial.from_json(pos["dial"])
@@ -125,8 +167,18 @@ def resolve_recruit(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dic
         units = units + _recruit(second, "Supremacy Bonus", trace)
     elif bonus:
         others = [r for r in RESOURCES if r != dial.resource]
-        trace.decide("player", "a second, different resource to recruit with (Supremacy Bonus)",
-                     "rw.recruit-order.supremacy", options=others)
+        second_resource = pos.get("second_resource")
+        if second_resource is None:
+            trace.decide("player", "a second, different resource to recruit with (Supremacy Bonus)",
+                         "rw.recruit-order.supremacy", options=others, field="second_resource")
+        elif second_resource == dial.resource:
+            trace.violate(f"the Supremacy Bonus recruits with a different resource, not {dial.resource} again",
+                          "rw.recruit-order.supremacy")
+            return out
+        else:
+            out["second_resource"] = second_resource
+            trace.step(f"Supremacy Bonus: the player also recruits with his {second_resource} dial (give "
+                       "second_dial to list its units).", "rw.recruit-order.supremacy")
     out["units"] = units
     trace.step("Recruiting costs nothing: the dials are not turned.", "rw.recruit-order.no-cost")
     if "strongholds" in pos:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import Trace, rule, situation
-from engine.corpus import Corpus
+from engine.core import Label, Trace, rule, situation, summarized
+from engine.corpus import Corpus, get_corpus
 from engine.runewars.common import GAME, SEASON, names
 from engine.schema import arr, integer, obj
 
@@ -49,7 +49,26 @@ def max_cards_per_year(corpus: Corpus) -> int:
     return int(corpus.fact("rw.choose-order-cards.used-cards", "order_cards_used_per_year"))
 
 
-@situation(GAME, "supremacy", SCHEMA)
+LABELS: dict[str, Label] = {"supremacy_bonus": "Supremacy Bonus"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: whether the Order card gets its Supremacy Bonus, and why."""
+    corpus = get_corpus()
+    order = int(pos["order"])
+    card = order_name(order, corpus)
+    others = [int(o) for o in pos["orders_in_play"] if int(o) != order]
+    if out["supremacy_bonus"]:
+        return f"{card} gets its Supremacy Bonus: no higher Order card of the player is in play."
+    higher = sorted(o for o in others if o > order)
+    if higher:
+        above = names([order_name(o, corpus) for o in higher])
+        return f"{card} gets no Supremacy Bonus: {above} {'is' if len(higher) == 1 else 'are'} higher."
+    return f"{card} has no Supremacy Bonus ability."
+
+
+@situation(GAME, "supremacy", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_supremacy(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Decide whether an Order card gets its Supremacy Bonus from the player's Order cards in play this year."""
     order = int(pos["order"])

@@ -4,6 +4,8 @@ Paragraphs: ``rw.winter`` (the winter secondary ability: the limit becomes the f
 owner destroys the excess; allied neutral units count, heroes do not) with its example ``rw.winter.example``,
 ``rw.allied-units.limits`` and ``rw.term.unit`` (heroes are not units); the limit goes back to 8 afterwards
 (``rw.movement-restrictions.unit-limit``).
+
+``areas[i].destroyed`` [names] says which units go when the player has a choice.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runewars.common import FACTIONS, GAME, NAME, plural, unique_keys
+from engine.runewars.common import FACTIONS, GAME, NAME, faction_name, plural, unique_keys
 from engine.schema import arr, integer, obj
 
-AREA = obj(["area", "units"], area=NAME, units=integer(0, 80), allied_neutral=integer(0, 80), heroes=integer(0, 12))
+AREA = obj(["area", "units"], area=NAME, units=integer(0, 80), allied_neutral=integer(0, 80), heroes=integer(0, 12),
+           destroyed=arr(NAME, max_items=80))
 SCHEMA: dict[str, Any] = obj(["food", "areas"], extra=True, player=NAME, food=integer(0, 20),
                              areas=arr(AREA, max_items=120))
 
@@ -51,7 +54,23 @@ def winter_losses(area: Area, food: int) -> int:
     return max(0, units_counted(area) - food)
 
 
-@situation(GAME, "winter", SCHEMA)
+LABELS: dict[str, Label] = {"destroy": "Units destroyed, by area"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the winter limit and the units destroyed in each area."""
+    food = int(pos["food"])
+    losses = [(area, n) for area, n in out["destroy"].items() if n]
+    if not losses:
+        return f"With the food dial at {food}, no area is over the winter limit: no unit is destroyed."
+    listed = ", ".join(f"{plural(n, 'unit')} in {area}" for area, n in losses)
+    who = faction_name(str(pos.get("player") or "")) or "the player"
+    pick = " (which ones is still his choice)" if trace.decisions else ""
+    return f"With the food dial at {food}, {who} destroys {listed}{pick}."
+
+
+@situation(GAME, "winter", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_winter(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Apply the winter food limit: in each area, units beyond the food dial are destroyed (allies count)."""
     unique_keys(pos["areas"], "area", "areas")
@@ -63,7 +82,7 @@ def resolve_winter(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     trace.step(f"Winter: the {owner}'s unit limit in every area becomes his food dial's current space, {food}, "
                f"instead of {normal}.", "rw.winter")
     destroy: dict[str, int] = {}
-    for a in areas:
+    for i, a in enumerate(areas):
         n = winter_losses(a, food)
         destroy[a.area] = n
         parts = plural(a.units, "unit")
@@ -78,9 +97,15 @@ def resolve_winter(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         if n:
             trace.step(f"{a.area}: {parts}, {n} over the limit of {food}{hero_note}: "
                        f"{plural(n, 'unit')} destroyed.", *cites)
-            if n < units_counted(a):
-                trace.decide(who, f"the {plural(n, 'unit')} to destroy in {a.area} (own or allied neutral units)",
-                             "rw.winter")
+            chosen = pos["areas"][i].get("destroyed")
+            if n < units_counted(a) and chosen is None:
+                trace.decide(who, f"the {plural(n, 'unit')} to destroy in {a.area} (own or allied neutral units; "
+                             "name them)", "rw.winter", field=f"areas[{i}].destroyed")
+            elif chosen is not None and len(chosen) != n:
+                trace.violate(f"{a.area} must lose exactly {plural(n, 'unit')}, the position names {len(chosen)}",
+                              winter_losses)
+            elif chosen:
+                trace.step(f"In {a.area} the player destroys {', '.join(chosen)}.", "rw.winter")
         else:
             trace.step(f"{a.area}: {parts}, within the limit of {food}{hero_note}.", *cites)
     trace.step(f"Once the ability is resolved the limit goes back to {normal}; water borders stay open until the "

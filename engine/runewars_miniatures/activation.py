@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runewars_miniatures.common import GAME, NAME
@@ -78,7 +78,19 @@ def _players(units: Sequence[Unit], first_player: str) -> str | None:
     return others[0] if others else None
 
 
-@situation(GAME, "activation_order", SCHEMA)
+LABELS: dict[str, Label] = {"order": "Activation order", "activations": "Activations (unit, player, initiative)"}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the units in activation order with their initiatives."""
+    acts = out["activations"]
+    if not acts:
+        return "No unit activates this round."
+    return "Activation order: " + ", ".join(f"{a['name']} ({a['player']}, {a['initiative']})" for a in acts) + "."
+
+
+@situation(GAME, "activation_order", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_activation_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Order the Activation Phase: count up from initiative 1, alternating equal initiatives."""
     units = [Unit.from_json(u) for u in pos["units"]]

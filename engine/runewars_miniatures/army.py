@@ -5,6 +5,9 @@ faction, a configuration from the costing table), ``.upgrades``/``rwm.88.6``/``r
 faction icons), ``.upgrade-slots``/``rwm.88``/``rwm.89`` (1 card per matching upgrade icon of the chosen
 configuration), ``rwm.86.1`` (1 card per unique name), ``rwm.86.2``/``.unique-units`` (1 unique unit per
 100 points), ``.characters`` (a character card's own rules take priority).
+
+``units[i].army_rules_met`` states the players' reading of a character card's own army rule (true: met;
+false: the army is illegal); without it the ruling asks.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runewars_miniatures.common import GAME, NAME, UNIT_TYPE, UPGRADE_ICON, article, plural
+from engine.runewars_miniatures.common import GAME, NAME, UNIT_TYPE, UPGRADE_ICON, article, faction_name, plural
 from engine.schema import BOOL, FACTION, arr, integer, nullable, obj, text
 
 UPGRADE = obj(["name", "icon", "cost"], name=NAME, icon=UPGRADE_ICON, cost=integer(0, 200),
@@ -24,7 +27,8 @@ UPGRADE = obj(["name", "icon", "cost"], name=NAME, icon=UPGRADE_ICON, cost=integ
 CONFIGURATION = obj(["trays", "cost"], trays=integer(1, 30), cost=integer(0, 999),
                     upgrade_icons=arr(UPGRADE_ICON, max_items=20))
 UNIT = obj(["name", "configuration"], name=NAME, faction=FACTION, type=UNIT_TYPE, unique=BOOL,
-           configuration=CONFIGURATION, upgrades=arr(UPGRADE, max_items=20), army_rules=text(1000))
+           configuration=CONFIGURATION, upgrades=arr(UPGRADE, max_items=20), army_rules=text(1000),
+           army_rules_met=BOOL)
 SCHEMA: dict[str, Any] = obj(["units"], extra=True, points_limit=integer(0, 5000), faction=FACTION,
                              units=arr(UNIT, max_items=60))
 
@@ -60,6 +64,7 @@ class ArmyUnit:
     icons: tuple[str, ...]
     upgrades: tuple[UpgradeCard, ...]
     army_rules: str | None
+    army_rules_met: bool | None = None
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> ArmyUnit:
@@ -67,7 +72,8 @@ class ArmyUnit:
         conf = raw["configuration"]
         return cls(raw["name"], raw.get("faction"), raw.get("type"), bool(raw.get("unique", False)),
                    int(conf["trays"]), int(conf["cost"]), tuple(conf.get("upgrade_icons") or []),
-                   tuple(UpgradeCard.from_json(u) for u in raw.get("upgrades") or []), raw.get("army_rules"))
+                   tuple(UpgradeCard.from_json(u) for u in raw.get("upgrades") or []), raw.get("army_rules"),
+                   raw.get("army_rules_met"))
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -136,15 +142,16 @@ def repeated_unique_names(units: Sequence[ArmyUnit], corpus: Corpus) -> list[str
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpus) -> None:
+def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpus, index: int = 0) -> None:
     """Record the faction, upgrade-icon and upgrade-restriction checks of one unit."""
     if not same_faction(unit.faction, faction):
-        trace.violate(f"{unit.name} is a {unit.faction} unit in a {faction} army; every unit of an army "
+        trace.violate(f"{unit.name} is a {faction_name(unit.faction)} unit in a {faction_name(faction)} army; "
+                      "every unit of an army "
                       f"belongs to the same faction", same_faction)
     for card in unit.upgrades:
         if not upgrade_faction_ok(card, faction):
-            trace.violate(f"{card.name} shows the {card.faction} faction icon and cannot be used in a "
-                          f"{faction} army", upgrade_faction_ok)
+            trace.violate(f"{card.name} shows the {faction_name(card.faction)} faction icon and cannot be used in "
+                          f"a {faction_name(faction)} army", upgrade_faction_ok)
         if not upgrade_type_ok(card, unit.type):
             trace.violate(f"{card.name} shows the {card.unit_type} unit-type icon and cannot be equipped to "
                           f"{unit.name}, {article(unit.type or 'other')} {unit.type} unit", upgrade_type_ok)
@@ -160,11 +167,36 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
         trace.step(f"{unit.name}'s card changes what the army may contain; its own rules take priority over "
                    f"army building and are not applied here: {unit.army_rules}",
                    "rwm.army-building.characters", "rwm.golden-rules.2")
-        trace.decide("players", f"how {unit.name}'s card rule changes this army's legality",
-                     "rwm.army-building.characters")
+        if unit.army_rules_met is None:
+            trace.decide("players", f"whether this army meets {unit.name}'s own army rule (true or false)",
+                         "rwm.army-building.characters", options=(True, False),
+                         field=f"units[{index}].army_rules_met")
+        elif unit.army_rules_met:
+            trace.step(f"The players agree that the army meets {unit.name}'s own army rule.",
+                       "rwm.army-building.characters")
+        else:
+            trace.violate(f"the army does not meet {unit.name}'s own army rule: {unit.army_rules}",
+                          "rwm.army-building.characters")
 
 
-@situation(GAME, "army", SCHEMA)
+LABELS: dict[str, Label] = {
+    "points": "Points", "points_limit": "Points limit", "unique_units": "Unique units",
+    "unique_unit_limit": "Unique units allowed",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the army is legal at so many points (or waits on a card's own rule)."""
+    text = f"The army is legal: {out['points']} of {out['points_limit']} points"
+    pending = [d for d in trace.decisions if d.field.endswith("army_rules_met")]
+    if pending:
+        text = (f"The army meets every army-building rule at {out['points']} of {out['points_limit']} points; "
+                f"the players still judge {plural(len(pending), 'card')}'s own army rule")
+    return text + "."
+
+
+@situation(GAME, "army", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_army(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Check an army list: points, faction, upgrade icons and restrictions, unique names and units."""
     units = [ArmyUnit.from_json(u) for u in pos["units"]]
@@ -174,14 +206,14 @@ def resolve_army(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
     faction = pos.get("faction") or next((u.faction for u in units if u.faction), None)
     points = army_points(units)
     trace.step(f"The army has {plural(len(units), 'unit')}"
-               + (f" of the {faction} faction" if faction else "")
+               + (f" of the {faction_name(faction)} faction" if faction else "")
                + f" and costs {points} points (configurations plus upgrade cards).", army_points)
     if is_within_limit(points, limit):
         trace.step(f"{points} points is within the {limit}-point limit.", is_within_limit)
     else:
         trace.violate(f"the army costs {points} points, more than the {limit}-point limit", is_within_limit)
-    for unit in units:
-        _check_unit(unit, faction, trace, corpus)
+    for i, unit in enumerate(units):
+        _check_unit(unit, faction, trace, corpus, i)
     allowed = unique_unit_limit(limit, corpus)
     uniques = [u.name for u in units if u.unique]
     if len(uniques) > allowed:

@@ -6,6 +6,11 @@ engaged, ``rwm.10.2.b2`` ranged at range 1-5 in line of sight, ``rwm.65.2`` no r
 against the flanker); rank rerolls (``rwm.10.4.b1``/``.b2``, Precise ``rwm.45.3``); surges, accuracy, mortal
 strikes, hits x threat (``threat.py``), damage and wounds (``damage.py``), reconfigure, morale
 (``morale.py``).
+
+Answers the attacker may state (each settles one decision): ``attacker.flanking_die``, ``attacker.contacted_edge``,
+``attacker.surge_abilities`` (names; ``[]`` pays for none), ``attacker.accuracy_assigned`` (upgrade names),
+``attacker.wound_assignment`` (``concentrate``: finish each figure and tray first; ``spread``: as many figures and
+trays keep standing as 22.2 allows) and ``attacker.morale_card`` (the card resolved).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runewars_miniatures.common import (
@@ -35,9 +40,11 @@ from engine.runewars_miniatures.damage import (
     damage_from_hits,
     effective_defense,
     mortal_strike_wounds,
+    spread_casualties,
     wounds_from_damage,
 )
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
+from engine.runewars_miniatures.table_attack import from_table, with_table
 from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
 from engine.schema import BOOL, Schema, arr, enum, integer, obj
 
@@ -49,6 +56,8 @@ ATTACKER: Schema = obj(
     flanking=BOOL, flanking_die=enum("blue", "red"), flanked_by_defender=BOOL, engaged=BOOL,
     range=integer(1, 99), line_of_sight=BOOL, in_firing_arc=BOOL, profile=enum("melee", "ranged"),
     dice=integer(0, 30), dice_removed=integer(0, 30),
+    surge_abilities=arr(NAME, max_items=20), accuracy_assigned=arr(NAME, max_items=30),
+    wound_assignment=enum("concentrate", "spread"), morale_card=NAME,
 )
 DEFENDER: Schema = obj(
     ["defense"], name=NAME, defense=integer(0, 20), defend_modifier=integer(0, 20),
@@ -206,7 +215,73 @@ def _empty_outcome() -> dict[str, Any]:
             "destroyed": None, "canceled": False}
 
 
-@situation(GAME, "attack", SCHEMA)
+LABELS: dict[str, Label] = {
+    "threat": "Threat", "extra_dice": "Extra dice", "dice": "Dice rolled",
+    "rerolls": "Rerolls (full ranks, partial rank)", "damage": "Damage", "defense": "Defense",
+    "wounds": "Wounds", "figures_removed": "Figures removed", "trays_removed": "Trays removed",
+    "wound_tokens": "Wound tokens left", "ranks_after": "Trays per rank after",
+    "morale_test_severity": "Morale test severity", "destroyed": "Defender destroyed",
+    "canceled": "Attack canceled", "threat_by_edge": "Threat by contacted edge",
+    "allied_morale_tests": "Allied units' morale tests", "morale_card": "Morale card resolved",
+    "from_table": "Read from the table",
+}
+OPEN: dict[str, str] = {
+    "attacker.flanking_die": "the flanking die's colour", "attacker.surge_abilities": "the surge abilities",
+    "attacker.accuracy_assigned": "the accuracy targets", "attacker.wound_assignment": "which figures take "
+    "the wounds", "attacker.morale_card": "the morale card", "attacker.contacted_edge": "the contacted edge",
+}
+
+
+def _open_choices(trace: Trace) -> str:
+    """Return ``"; the attacker still chooses a and b"`` for the open decisions (empty when none)."""
+    open_ = [OPEN.get(d.field, d.choose) for d in trace.decisions]
+    if not open_:
+        return ""
+    return "; the attacker still chooses " + (", ".join(open_[:-1]) + " and " + open_[-1] if len(open_) > 1
+                                              else open_[0])
+
+
+def _verb(name: str, singular: str) -> str:
+    """Return *singular* ("loses") agreeing with a unit's name: plural names ("Spearmen") take "lose"."""
+    many = name.endswith("men") or (name.endswith("s") and not name.endswith("ss"))
+    plural_forms = {"does": "do", "is": "are", "loses": "lose", "suffers": "suffer", "tests": "test"}
+    return plural_forms.get(singular, singular) if many else singular
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: what the defender loses, and the morale test, with the choices still open."""
+    d_name = pos["defender"].get("name") or "the defender"
+    d_cap = d_name[:1].upper() + d_name[1:]
+    if out.get("canceled"):
+        return "The attack is canceled: game effects removed every die, so nothing is rolled."
+    severity = out.get("morale_test_severity") or 0
+    morale = (f"{_verb(d_name, 'tests')} morale at severity {severity}" if severity
+              else f"{_verb(d_name, 'does')} not test morale")
+    allies = out.get("allied_morale_tests") or []
+    ally_names = ", ".join(a["unit"] for a in allies)
+    ally_text = (f"; {ally_names} then {_verb(ally_names, 'tests') if len(allies) == 1 else 'test'} morale at "
+                 f"severity {allies[0]['severity']}" if allies else "")
+    if out.get("threat") is None:
+        by_edge = ", ".join(f"{e} {t}" for e, t in (out.get("threat_by_edge") or {}).items())
+        return (f"The damage to {d_name} waits for the attacker's choice of contacted edge (threat {by_edge}); "
+                f"{d_name} {morale}{ally_text}{_open_choices(trace)}.")
+    wounds, figures, trays = out["wounds"], out["figures_removed"], out.get("trays_removed")
+    numbers = f"{out['damage']} damage at threat {out['threat']} against defense {out['defense']}"
+    strikes = int((pos.get("results") or {}).get("mortal_strike") or 0)
+    if strikes:
+        numbers += f", plus {plural(strikes, 'mortal strike')}"
+    if out.get("destroyed"):
+        return (f"{d_cap} {_verb(d_name, 'suffers')} {plural(wounds, 'wound')} ({numbers}) and "
+                f"{_verb(d_name, 'is')} destroyed{ally_text}{_open_choices(trace)}.")
+    lose = (plural(figures, "figure") + (f" ({plural(trays, 'tray')})" if trays else "")) if figures \
+        else "no figure"
+    return (f"{d_cap} {_verb(d_name, 'loses')} {lose} to {plural(wounds, 'wound')} ({numbers}) and {morale}"
+            f"{ally_text}{_open_choices(trace)}.")
+
+
+@situation(GAME, "attack", with_table(SCHEMA), labels=LABELS)
+@from_table  # a table position: derive contact, flanking, range, sight first
+@summarized(_summary)
 def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale."""
     kind = pos["attack_type"]
@@ -252,7 +327,9 @@ def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                    flanking_dice)
         if att.get("flanking_die") is None:
             trace.decide("attacker", "the colour of the flanking die (blue or red)", flanking_dice,
-                         options=("blue", "red"))
+                         options=("blue", "red"), field="attacker.flanking_die")
+        else:
+            trace.step(f"The attacker adds a {att['flanking_die']} die for flanking.", flanking_dice)
     else:
         trace.step("Roll dice: the attacker rolls the dice shown on its attack profile.", "rwm.10.3")
     if att.get("dice") is not None:
@@ -303,8 +380,14 @@ def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         trace.step(f"Spend surges: the attacker spends its {plural(surge, 'surge')} on {kind}-icon surge "
                    f"abilities of its unit and upgrade cards, 1 surge per surge icon.",
                    "rwm.10.6", "rwm.80.1", "rwm.80.3")
-        trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')}",
-                     "rwm.10.6", "rwm.80.1.b1", "rwm.10.13")
+        paid = att.get("surge_abilities")
+        if paid is None:
+            trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')} "
+                         "(name them; an empty list pays for none)", "rwm.10.6", "rwm.80.1.b1", "rwm.10.13",
+                         field="attacker.surge_abilities")
+        else:
+            trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}.", "rwm.10.6",
+                       "rwm.80.1.b1")
     else:
         trace.step("Spend surges: no surge was rolled.", "rwm.10.6")
     # 7. accuracy
@@ -319,9 +402,14 @@ def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                    f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
                    f"count below follows the ordinary figures of the backmost rank.",
                    "rwm.10.7", "rwm.10.7.b1")
-        trace.decide("attacker", f"which of the {upgrades} figure upgrade(s) get the {accuracy} accuracy "
-                                 "icon(s)",
-                     "rwm.2.1", "rwm.2.2")
+        assigned = att.get("accuracy_assigned")
+        if assigned is None:
+            trace.decide("attacker", f"which of the {upgrades} figure upgrade(s) get the {accuracy} accuracy "
+                                     "icon(s) (name them)",
+                         "rwm.2.1", "rwm.2.2", field="attacker.accuracy_assigned")
+        else:
+            trace.step(f"The attacker assigns the accuracy to {', '.join(assigned) or 'no figure upgrade'}.",
+                       "rwm.2.1", "rwm.2.2")
 
     # 8. mortal strikes
     ms_wounds = mortal_strike_wounds(strikes, corpus)
@@ -342,8 +430,9 @@ def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         threats = {e: with_brutal(explain_melee(formation, Contact(e, bool(att.get("touching_partial_rank")),
                                                                      bool(att.get("touching_other_trays"))),
                                                  Trace()), brutal) for e in options}
-        trace.decide("attacker", "which contacted edge sets the threat", "rwm.82.1.b1",
-                     options=tuple(f"{e}: threat {t}" for e, t in threats.items()))
+        trace.decide("attacker", "which contacted edge sets the threat ("
+                     + ", ".join(f"{e}: threat {t}" for e, t in threats.items()) + ")", "rwm.82.1.b1",
+                     options=tuple(threats), field="attacker.contacted_edge")
         trace.step(f"Spend hits: the attacker touches {d_name} with {len(options)} edges and must choose "
                    f"which one sets his threat ({', '.join(f'{e} {t}' for e, t in threats.items())}); damage "
                    f"waits for that choice.", "rwm.82.1.b1", "rwm.10.9")
@@ -378,13 +467,15 @@ def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                wounds_from_damage, "rwm.22.1", "rwm.22.2", "rwm.22.3")
     threshold = get_int(dfd, "wound_threshold", 1)
     fpt = dfd.get("figures_per_tray")
-    hurt = casualties(ms_wounds + dmg_wounds, threshold, d_form, None if fpt is None else int(fpt))
-    _report(out, hurt, threshold, d_name, d_form, trace)
+    assignment = att.get("wound_assignment")
+    count = spread_casualties if assignment == "spread" else casualties
+    hurt = count(ms_wounds + dmg_wounds, threshold, d_form, None if fpt is None else int(fpt))
+    _report(out, hurt, threshold, d_name, d_form, trace, assignment)
     return _morale(out, pos, morale, panic_spent, hurt, trace, corpus)
 
 
 def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, d_form: Formation | None,
-            trace: Trace) -> None:
+            trace: Trace, assignment: str | None = None) -> None:
     """Record the wounds, figures and trays lost (steps 9 and 10)."""
     out.update(wounds=hurt.wounds, figures_removed=hurt.figures_removed, trays_removed=hurt.trays_removed,
                wound_tokens=hurt.wound_tokens)
@@ -393,9 +484,11 @@ def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, 
         lost = f"; {hurt.wounds_ignored} more wound(s) find no figure left and are lost"
     tokens = (f"; {plural(hurt.wound_tokens, 'wound token')} marks the figure left wounded"
               if hurt.wound_tokens else "")
+    how = {"spread": " The attacker spreads the wounds over as many figures and trays as he can.",
+           "concentrate": " The attacker finishes each figure and each tray before the next."}.get(assignment or "", "")
     trace.step(f"Wounds: {d_name} suffers {plural(hurt.wounds, 'wound')}; with wound threshold {threshold} "
-               f"that removes {plural(hurt.figures_removed, 'figure')}{tokens}{lost}.",
-               casualties, "rwm.92.2")
+               f"that removes {plural(hurt.figures_removed, 'figure')}{tokens}{lost}.{how}",
+               spread_casualties if assignment == "spread" else casualties, "rwm.92.2")
     if hurt.trays_removed is None or hurt.ranks_after is None or d_form is None:
         trace.step("Reconfigure: every tray left with no figure is removed (tray counts need "
                    "defender.ranks and figures_per_tray).", "rwm.10.10")
@@ -411,13 +504,13 @@ def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, 
     if hurt.destroyed:
         trace.step(f"{d_name} lost its last tray: it is destroyed, leaves play and its upgrade cards are "
                    f"discarded.", "rwm.27", "rwm.27.1", "rwm.27.2")
-    if hurt.spreading_possible:
+    if hurt.spreading_possible and assignment is None:
         fewer = (f" (spread out, as few as {plural(hurt.fewest_trays_removed or 0, 'tray')} would empty)"
                  if hurt.fewest_trays_removed is not None and hurt.fewest_trays_removed < hurt.trays_removed
                  else "")
         trace.decide("attacker", "which figures of the backmost rank take the wounds: the counts assume he "
                      f"finishes each figure and each tray before the next{fewer}", "rwm.22.1", "rwm.22.2",
-                     "rwm.54.2")
+                     "rwm.54.2", options=("concentrate", "spread"), field="attacker.wound_assignment")
 
 
 def _morale(out: dict[str, Any], pos: Mapping[str, Any], morale: int, panic_spent: int,
@@ -437,8 +530,14 @@ def _morale(out: dict[str, Any], pos: Mapping[str, Any], morale: int, panic_spen
                        f"drawn): severity {severity}. The attacker draws {plural(severity, 'morale card')} "
                        f"and resolves 1 showing at most {severity} morale icons.",
                        attack_severity, "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
-            trace.decide("attacker", f"which of the {plural(severity, 'morale card')} drawn to resolve",
-                         "rwm.53.1", "rwm.53.3")
+            card = pos["attacker"].get("morale_card")
+            if card is None:
+                trace.decide("attacker", f"which of the {plural(severity, 'morale card')} drawn to resolve "
+                             f"(one showing at most {severity} morale icons)", "rwm.53.1", "rwm.53.3",
+                             field="attacker.morale_card")
+            else:
+                out["morale_card"] = card
+                trace.step(f"The attacker resolves the morale card {card}.", "rwm.53.1", "rwm.53.3")
         else:
             trace.step("Resolve morale: no morale icon and no panic token spent, so no morale test.",
                        attack_severity)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import ACTION_ICON, GAME, MODIFIER_ICON, STANCE
+from engine.runewars_miniatures.common import ACTION_ICON, GAME, MODIFIER_ICON, STANCE, plural
 from engine.schema import BOOL, enum, integer, obj
 
 ACTION = obj(["icon", "stance"], icon=ACTION_ICON, stance=STANCE, speed=integer(0, 9),
@@ -119,7 +119,45 @@ def _no_action(out: dict[str, Any], trace: Trace, corpus: Corpus) -> dict[str, A
     return out
 
 
-@situation(GAME, "command", SCHEMA)
+LABELS: dict[str, Label] = {
+    "modifier_applies": "Modifier resolved", "modifier_effective": "Modifier has an effect", "speed": "Speed",
+    "moves": "Unit moves", "action_canceled": "Action canceled", "action_performed": "Action performed",
+    "template": "Template", "charge": "Charge", "bonus_action": "Bonus action", "defense_bonus": "Defense bonus",
+    "panic_tokens": "Panic tokens received",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: what the unit does with its action, and what its modifier adds."""
+    act, mod = pos.get("action"), pos.get("modifier")
+    if act is None:
+        return "No action is chosen: the unit activates last, does nothing and gains nothing from its modifier."
+    icon = act["icon"]
+    if out["action_canceled"]:
+        text = f"The {icon} action is canceled"
+    elif out["moves"]:
+        text = f"The unit performs its {icon} at speed {out['speed']} on the {out['template']} template"
+        if out.get("charge"):
+            text += " as a charge"
+    elif out["action_performed"]:
+        text = f"The unit performs its {icon} action"
+    else:
+        text = f"The {icon} action cannot be performed"
+    if mod is not None and not out["modifier_applies"]:
+        text += f"; the {mod['stance']} {mod['icon']} modifier is not resolved"
+    if out.get("defense_bonus"):
+        text += f"; its defense is {out['defense_bonus']} higher until the end of the round"
+    if out.get("bonus_action"):
+        text += f"; then it performs the {out['bonus_action']} bonus action"
+    if out.get("panic_tokens"):
+        text += f"; it receives {plural(out['panic_tokens'], 'panic token')} for disengaging"
+    if any(d.field == "shift_purpose" for d in trace.decisions):
+        text += "; the player still says whether the shift repositions or disengages it"
+    return text + "."
+
+
+@situation(GAME, "command", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_command(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Resolve a revealed command tool: stance matching, modifier effects, speed and template, cancels."""
     act, mod = pos.get("action"), pos.get("modifier")
@@ -232,7 +270,7 @@ def _engaged_shift(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, co
                "rwm.73.3", "rwm.73.4")
     if purpose is None:
         trace.decide("active player", "whether the shift repositions or disengages the unit", "rwm.73.2",
-                     options=("reposition", "disengage"))
+                     options=("reposition", "disengage"), field="shift_purpose")
     elif purpose == "disengage":
         per = int(corpus.fact("rwm.73.4.b1", "panic_tokens_per_unit_disengaged_from"))
         enemies = max(1, int(pos.get("engaged_enemies") or 1))

@@ -26,6 +26,14 @@ MODIFIER_ICON: Schema = enum("turn", "wheel", "charge", "turning-charge", "defen
 STANCE: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
 
 
+FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar"}
+
+
+def faction_name(key: str | None) -> str:
+    """Return a faction as printed (``daqan`` -> ``Daqan``)."""
+    return FACTION_NAMES.get(key or "", key or "")
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """Return ``1 tray`` / ``2 trays``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -8,7 +8,7 @@ the backmost rank only, leftover ignored), ``rwm.24.2`` (defense modifiers add u
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core import rule
 from engine.corpus import Corpus
@@ -102,3 +102,39 @@ def casualties(wounds: int, threshold: int, formation: Formation | None,
     spreading = fewest < emptied or spread_wounds
     return Casualties(suffered, wounds - suffered, removed, tokens if ranks else 0, emptied, tuple(ranks),
                       fewest, spreading)
+
+
+@rule("rwm.22.2", "rwm.22.3", "rwm.92.3", "rwm.92.4", "rwm.92.6", "rwm.10.10")
+def spread_casualties(wounds: int, threshold: int, formation: Formation | None,
+                      figures_per_tray: int | None) -> Casualties:
+    """Return the casualties when the attacker spreads the wounds as far as the rules allow.
+
+    Damage only has to stay on a figure until it is wounded (22.2), so each figure of the backmost rank may
+    hold up to threshold − 1 wounds before any is removed; removals are spread so that every tray keeps a
+    figure as long as it can. A rank that cannot absorb the wounds is removed whole and the next rank forward
+    takes the rest.
+    """
+    if formation is None or figures_per_tray is None:
+        return replace(casualties(wounds, threshold, formation, figures_per_tray), spreading_possible=False)
+    ranks = list(formation.ranks)
+    left, removed, emptied, tokens = wounds, 0, 0, 0
+    while left and ranks:
+        width = ranks[-1]
+        figures = width * figures_per_tray
+        if left >= figures * threshold:
+            left -= figures * threshold
+            removed += figures
+            emptied += width
+            ranks.pop()
+            continue
+        gone = max(0, left - figures * (threshold - 1))
+        removed += gone
+        tokens = left - gone * threshold
+        trays_gone = max(0, gone - width * (figures_per_tray - 1))
+        emptied += trays_gone
+        ranks[-1] -= trays_gone
+        if ranks[-1] == 0:
+            ranks.pop()
+        left = 0
+    return Casualties(wounds - left, left, removed, tokens if ranks else 0, emptied, tuple(ranks), emptied,
+                      False)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runewars_miniatures.common import GAME, NAME, plural
@@ -166,7 +166,28 @@ def _score_player(raw: Mapping[str, Any], path: str, token_value: int, skirmish:
     return total, {"units": army, "upgrades": upgrades, "objectives": objectives}, units
 
 
-@situation(GAME, "scoring", SCHEMA)
+LABELS: dict[str, Label] = {
+    "scores": "Scores", "winner": "Winner", "game_over": "Game over", "eliminated": "Eliminated",
+    "objective_token_value": "Points per objective token", "breakdown": "Points by source",
+}
+
+
+def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+    """One sentence: the winner (or draw) and the scores."""
+    scores = out["scores"]
+    listed = ", ".join(f"{n} {s}" for n, s in scores.items())
+    if not out["game_over"]:
+        return f"The game goes on, so nobody wins yet (scores so far: {listed})."
+    winner = out["winner"]
+    if winner is not None and out["eliminated"] and winner not in out["eliminated"]:
+        return f"{winner} wins by eliminating every enemy unit ({listed})."
+    if winner is None:
+        return f"The game is a draw: the highest score is shared ({listed})."
+    return f"{winner} wins with the highest score ({listed})."
+
+
+@situation(GAME, "scoring", SCHEMA, labels=LABELS)
+@summarized(_summary)
 def resolve_scoring(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
     """Score the end of a game: surviving units and upgrades, objective tokens, then the winner."""
     names = [p["name"] for p in pos["players"]]
