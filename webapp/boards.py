@@ -1,21 +1,44 @@
-"""Serve the board pages: one per game, where a position is set up visually and resolved."""
+"""Serve the board pages: one per game, where a position is set up visually and resolved.
+
+Each board loads the editor modules of its game (plain ES modules under ``static/js/editors/``): the
+game's own ``<game>.js`` and any extra module registered in :data:`EXTRA_EDITORS` (e.g. a table board
+for one situation). A module exports ``editors`` (situation name → editor); modules load in order and a
+later one may add or replace an editor. Registering a new editor is one line here plus its file; a
+registered file that does not exist yet is skipped.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+import json
+from pathlib import Path
+
+from flask import Blueprint, abort, render_template, url_for
 
 from webapp.api import services
 
 bp = Blueprint("boards", __name__, url_prefix="/boards")
 
+EDITORS_DIR = Path(__file__).resolve().parent / "static" / "js" / "editors"
+
 # the situation each board opens on, and a short description of its visual editor
 MAIN = {
-    "rune-age": ("battle", "Drag cards into the army, pick the target, roll attrition."),
-    "runewars-miniatures": ("attack", "Draw each unit's trays, click the contacted edge, enter the "
-                                      "rolled icons."),
-    "runewars": ("mobilize", "Add areas to the map, set controllers and units, mark borders."),
-    "runeslingers": ("damage", "Set up the field: health, power, ailments and the ladder."),
+    "rune-age": ("battle", "Pick your faction, drag its cards into the army, pick the target, enter the "
+                           "attrition roll."),
+    "runewars-miniatures": ("attack", "Draw each unit's trays, tap the edges that touch, enter the rolled icons."),
+    "runewars": ("battle", "Pick the contested area on the map, its units and stronghold; or plan a move."),
+    "runeslingers": ("damage", "Set up the field: health, power, block, ailments and the ladder."),
 }
+
+# extra editor modules per game (file names under static/js/editors/), loaded after <game>.js
+EXTRA_EDITORS: dict[str, list[str]] = {
+    "runewars-miniatures": ["table.js"],
+}
+
+
+def editor_modules(game: str) -> list[str]:
+    """Return the URLs of the editor modules of *game* that exist, the game's own module first."""
+    names = [f"{game}.js", *EXTRA_EDITORS.get(game, [])]
+    return [url_for("static", filename=f"js/editors/{n}") for n in names if (EDITORS_DIR / n).is_file()]
 
 
 @bp.get("/")
@@ -35,4 +58,5 @@ def board(game: str) -> str:
     names = [s.name for s in svc.situations() if s.game == game]
     main = MAIN.get(game, ("", ""))[0]
     return render_template("boards/board.html", game=game, game_name=svc.corpus.games[game],
-                           situations=names, main=main if main in names else (names[0] if names else ""))
+                           situations=names, main=main if main in names else (names[0] if names else ""),
+                           editors=json.dumps(editor_modules(game)))

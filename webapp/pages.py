@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_from_directory
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_from_directory
 from werkzeug.wrappers import Response as BaseResponse
 
 from webapp.api import services
@@ -26,26 +27,60 @@ def search_page() -> str:
 
 
 @bp.get("/rules/")
-def rules_index() -> BaseResponse:
-    """Send the reader to the built site's front page, or to search when it is not built."""
-    return redirect("/site/" if services().site().built else "/")
+def rules_index() -> BaseResponse | str:
+    """Send the reader to the built site's front page; until it is built, list the rulebooks here."""
+    svc = services()
+    if svc.site().built:
+        return redirect("/site/")
+    corpus = svc.corpus
+    books: dict[str, list[dict[str, str]]] = {}
+    for pid, para in corpus.paragraphs.items():
+        if pid.count(".") == 1:
+            books.setdefault(para.source.doc, []).append({"id": pid, "title": para.title})
+    docs = [{"key": k, "title": _doc_title(k), "entries": v} for k, v in books.items()]
+    return render_template("pages/rules_index.html", docs=docs)
+
+
+def _doc_title(key: str) -> str:
+    doc = services().corpus.documents.get(key)
+    return str(getattr(doc, "title", None) or key)
 
 
 @bp.get("/rules/<path:pid>")
-def rule_page(pid: str) -> str:
-    """Show one paragraph from the corpus (the fallback when the site is not built)."""
+def rule_page(pid: str) -> BaseResponse | str:
+    """Show one paragraph as the site shows it: its text, sub-rules, the FAQ answers and errata about it
+    (with their text), what it amends or clarifies, what uses it and the engine code that implements it.
+    With the site built, the reader is sent to the paragraph on the site (``?here=1`` stays here)."""
     svc = services()
     data = svc.rule_json(pid.strip().lower())
+    if data["url"].startswith("/site/") and not request.args.get("here"):
+        return redirect(data["url"])
     corpus = svc.corpus
 
     def entries(ids: list[str]) -> list[dict[str, str]]:
         return [{"id": i, "title": corpus.paragraphs[i].title, "locator": corpus.locator(i)}
                 for i in ids if i in corpus.paragraphs]
 
+    def notes(ids: list[str]) -> list[dict[str, str]]:
+        out = []
+        for i in dict.fromkeys(ids):
+            para = corpus.paragraphs.get(i)
+            if para is not None:
+                out.append({"id": i, "title": para.title, "kind": para.kind, "locator": corpus.locator(i),
+                            "text": re.sub(r"\n(?!(?:Q|A): )", " ", para.text.strip())})
+        return out
+
+    pid_ = data["id"]
+    children = [q for q in corpus.paragraphs if q.startswith(pid_ + ".") and "." not in q[len(pid_) + 1:]]
+    # FAQ answers and errata about this rule: the corpus's own links plus every paragraph that says it
+    # clarifies or amends this one (wherever the corpus filed it)
+    about = [*data["amended_by"], *data["faq"]]
+    about += [q for q, para in corpus.paragraphs.items()
+              if pid_ in para.clarifies or pid_ in para.amends]
     return render_template(
         "pages/rule.html", p=data, game_name=corpus.games.get(data["game"], data["game"]),
         site_url=data["url"] if data["url"].startswith("/site/") else None,
-        amended_by=entries(data["amended_by"]), faq=entries(data["faq"]), related=entries(data["related"]),
+        notes=notes(about), related=entries(data["related"]), subrules=entries(children),
         amends=entries(data["amends"]), clarifies=entries(data["clarifies"]),
         cited_by=entries(data["cited_by"]), see=entries([data["see"]] if data.get("see") else []))
 
@@ -66,8 +101,19 @@ def site(path: str = "index.html") -> Response:
     """Serve a file of the built site (``build/site``); 404 with a hint when the site is not built."""
     root = _site_dir()
     if not (root / "index.html").is_file():
-        abort(404, description="the site is not built yet (run `runecodex build`); "
-                               "rule pages are at /rules/<id>")
+        # while `runecodex serve` builds it in the background: its progress, refreshed every 3 s
+        from webapp.sitebuild import progress
+
+        state = progress().to_json()
+        wants_html = request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"
+        if not wants_html:
+            abort(404, description="the site is not built yet (run `runecodex build`); "
+                                   "rule pages are at /rules/<id>")
+        page = render_template("pages/building.html", progress=state, path=path)
+        resp = Response(page, status=404, mimetype="text/html")
+        if state["state"] == "building":
+            resp.headers["Refresh"] = "3"
+        return resp
     if path.endswith("/") or (root / path).is_dir():
         path = path.rstrip("/") + "/index.html"
     resp = send_from_directory(root, path, max_age=60)

@@ -56,11 +56,26 @@
     });
   }
 
+  /* A paragraph id typed into search ("rwm.10.4", "ra.a-player-s-turn.4", with or without a leading "§")
+     goes straight to that paragraph: Sphinx's own search splits such ids at the dots and finds nothing. */
+  function idJump(query) {
+    var id = query.replace(/^§\s*/, "").trim().toLowerCase();
+    if (!/^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/.test(id) || !window.fetch) { return Promise.resolve(false); }
+    return fetch(siteRoot() + "ids.json").then(function (r) { return r.ok ? r.json() : {}; }).then(function (ids) {
+      if (ids && ids[id]) { window.location.replace(siteRoot() + ids[id]); return true; }
+      return false;
+    }).catch(function () { return false; });
+  }
+
   function apiSearch() {
     var params = new URLSearchParams(window.location.search);
     var query = (params.get("q") || "").trim();
     var target = document.getElementById("search-results");
     if (!query || !target || !window.fetch) { return; }
+    idJump(query).then(function (jumped) { if (!jumped) { searchApi(query, target); } });
+  }
+
+  function searchApi(query, target) {
     var url = "/api/search?limit=30&q=" + encodeURIComponent(query);
     fetch(url, { headers: { Accept: "application/json" } })
       .then(function (resp) {

@@ -111,6 +111,7 @@ def test_rune_age_battle_built_with_buttons_and_drag(page: Any, live_server: str
         page.locator(".army .card button:has-text('Remove')").first.click()
     while page.locator("button[aria-label^='Remove bonus']").count():
         page.locator("button[aria-label^='Remove bonus']").first.click()
+    page.click(".seg[data-path='attacker_faction'] label:has-text('Daqan')")  # the Daqan cards at hand
     page.click("label:has-text('Instant')")
     page.fill("input[data-path='target.name']", "Barbarian Raid")
     page.fill("input[data-path='target.strength']", "8")
@@ -150,7 +151,7 @@ def test_rune_age_decisions_are_answered_and_resolved_again(page: Any, live_serv
     page.click("button:has-text('Answer and resolve again')")
     page.wait_for_selector(".decision:has-text('participating unit')")
     page.locator(".decision input[type='checkbox']").first.check()
-    page.click(".decision button:has-text('Destroy these')")
+    page.click(".decision button:has-text('Choose these')")
     page.wait_for_selector("#ruling .ruling:not(:has(.decision))")
     page.wait_for_timeout(300)
     position = position_in_url(page)
@@ -199,13 +200,14 @@ def test_runewars_miniatures_trays_edge_and_icons(page: Any, live_server: str) -
     needs("runewars-miniatures", "attack")
     open_board(page, live_server, "runewars-miniatures")
     page.click(".attacker-trays .tray[data-rank='0'][data-tray='2']")   # front rank 3 wide
-    page.click(".defender-trays .edge[data-edge='side']")
+    page.click(".edge[data-unit='attacker'][data-edge='left']")   # the attacker's side touches the defender
     page.fill("input[data-path='results.hit']", "3")
     ruling = ask(page)
     position = position_in_url(page)
     assert position["attacker"]["ranks"][0] == 3 and position["attacker"]["contacted_edge"] == "side"
     assert position["results"]["hit"] == 3
-    assert page.get_attribute(".defender-trays .edge.left", "aria-pressed") == "true"
+    assert page.get_attribute(".edge[data-unit='attacker'].left", "aria-pressed") == "true"
+    assert position["attacker"]["flanked_by_defender"] is True and position["attacker"]["flanking"] is False
     for key in ("threat", "damage", "wounds"):
         if key in ruling["outcome"]:
             assert outcome_text(page, key) == str(ruling["outcome"][key])
@@ -217,6 +219,7 @@ def test_runewars_miniatures_trays_edge_and_icons(page: Any, live_server: str) -
 def test_runewars_map_editor_areas_borders_and_movers(page: Any, live_server: str) -> None:
     needs("runewars", "mobilize")
     open_board(page, live_server, "runewars")
+    page.click("#tab-mobilize")
     page.click("polygon[data-slot='3,1']")             # a new area beside B
     new_id = page.get_attribute("polygon.selected", "data-area")
     page.click(f"polygon[data-border='B-{new_id}']")      # plain -> mountain
@@ -280,7 +283,8 @@ def test_shared_url_restores_and_resolves_the_position(page: Any, live_server: s
     page.wait_for_selector("#ruling .ruling")
     assert page.input_value("input[data-path='target.name']") == "Dawnsmoor"
     want = resolve(position).to_json()
-    assert outcome_text(page, "winner") == want["outcome"]["winner"]
+    assert want["outcome"]["winner"] == "army"
+    assert outcome_text(page, "winner") == "The army"   # the situation's words for the value
     assert position_in_url(page) == position
     # the Share button gives the same link back
     page.click("#share")
@@ -325,7 +329,7 @@ def test_import_json_loads_a_position(page: Any, live_server: str) -> None:
 
 # ------------------------------------------------------------------------------------- screenshots
 
-MAIN = {"rune-age": "battle", "runewars-miniatures": "attack", "runewars": "mobilize", "runeslingers": "damage"}
+MAIN = {"rune-age": "battle", "runewars-miniatures": "attack", "runewars": "battle", "runeslingers": "damage"}
 
 
 @pytest.mark.parametrize("width", [1280, 390])

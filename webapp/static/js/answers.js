@@ -1,112 +1,153 @@
-// Decisions the engine leaves to the players, turned into questions whose answers go into the position.
-import {h, uid} from "./dom.js";
+// Decisions the engine leaves to the players, answered in place: each decision names the JSON path of
+// its answer (`field`) and, when finite, its `options`. Options become buttons (or a select, or
+// checkboxes when the field is a list); a free answer gets an input of the field's schema type.
+// Answering writes the value at that path into the position and resolves again.
+import {copy, h, humanize, uid} from "./dom.js";
+import {getAt, schemaAt, setAt} from "./paths.js";
+import {valueWords} from "./names.js";
 
-function answerButton(label, onclick) {
-  return h("button", {type: "button", class: "button", onclick}, label);
-}
-
-/** Rune Age battle: "roll the attrition die N time(s) and give the skulls rolled". */
-function attritionRoll(decision, position, onAnswer) {
-  const m = /roll the attrition die (\d+) time/.exec(decision.choose);
-  if (!m) return null;
-  const n = parseInt(m[1], 10);
-  const inputs = Array.from({length: n}, (_, i) => {
-    const id = uid("skull");
-    return [id, h("div", {class: "field"}, h("label", {for: id}, `Skulls on roll ${i + 1}`),
-      h("input", {id, type: "number", min: 0, max: 10, value: 0, inputmode: "numeric", class: "num"}))];
-  });
-  return h("div", {class: "answer"}, inputs.map(([, el]) => el), answerButton("Answer and resolve again", () => {
-    onAnswer((pos) => {
-      pos.attrition_skulls = inputs.map(([id]) => Math.max(0, parseInt(document.getElementById(id).value, 10) || 0));
-    });
-  }));
-}
-
-/** Rune Age battle: "N participating unit(s) to destroy" with the candidates as options. */
-function attritionVictims(decision, position, onAnswer) {
-  const m = /^(\d+) participating unit/.exec(decision.choose);
-  if (!m || !decision.options) return null;
-  const n = parseInt(m[1], 10);
-  const rows = [];
-  (position.army || []).forEach((card, i) => {
-    if (!decision.options.includes(card.name) || card.kind === "tactic") return;
-    const id = uid("victim");
-    rows.push([card.name, id, h("div", {class: "field check"},
-      h("input", {id, type: "checkbox"}), h("label", {for: id}, `${card.name} (${card.strength})`))]);
-  });
-  const msg = h("p", {class: "hint", "aria-live": "polite"});
-  return h("div", {class: "answer"}, rows.map((r) => r[2]), msg, answerButton(`Destroy these ${n}`, () => {
-    const chosen = rows.filter(([, id]) => document.getElementById(id).checked).map(([name]) => name);
-    if (chosen.length !== n) {
-      msg.textContent = `Choose exactly ${n} (chosen: ${chosen.length}).`;
-      return;
-    }
-    onAnswer((pos) => { pos.destroyed_by_attrition = chosen; });
-  }));
-}
-
-/** Runeslingers damage: "whether to block … and with what block value". */
-function block(decision, position, onAnswer) {
-  if (!/whether to block/.test(decision.choose)) return null;
-  const id = uid("blockval");
-  return h("div", {class: "answer"},
-    h("div", {class: "field"}, h("label", {for: id}, "Block value"),
-      h("input", {id, type: "number", min: 0, value: 1, inputmode: "numeric", class: "num"})),
-    answerButton("Block", () => onAnswer((pos) => {
-      pos.block = {...(pos.block || {}), declared: true, value: parseInt(document.getElementById(id).value, 10) || 0};
-    })),
-    " ",
-    answerButton("Do not block", () => onAnswer((pos) => { pos.block = {...(pos.block || {}), declared: false}; })));
-}
-
-/** A choice among options the position can state in one field (the field is named by the answer). */
-function optionField(field) {
-  return (decision, position, onAnswer) => {
-    if (!decision.options || !decision.options.length) return null;
-    return h("div", {class: "answer options"}, decision.options.map((opt) =>
-      answerButton(String(opt), () => onAnswer((pos) => { pos[field] = opt; }))));
-  };
-}
-
-/** Runeslingers ailment phase: "which N exposed ailments to remove (any mix of types)". */
-function ailmentsToRemove(decision, position, onAnswer) {
-  const m = /which (\d+) exposed ailments to remove/.exec(decision.choose);
-  if (!m || !decision.options) return null;
-  const n = parseInt(m[1], 10);
-  const rows = decision.options.map((kind) => {
-    const id = uid("remove");
-    return [kind, id, h("div", {class: "field"}, h("label", {for: id}, `Remove ${kind}`),
-      h("input", {id, type: "number", min: 0, max: n, value: 0, inputmode: "numeric", class: "num"}))];
-  });
-  const msg = h("p", {class: "hint", "aria-live": "polite"});
-  return h("div", {class: "answer"}, rows.map((r) => r[2]), msg, answerButton(`Remove these ${n}`, () => {
-    const remove = {};
-    let total = 0;
-    for (const [kind, id] of rows) {
-      const v = Math.max(0, parseInt(document.getElementById(id).value, 10) || 0);
-      if (v) remove[kind] = v;
-      total += v;
-    }
-    if (total !== n) {
-      msg.textContent = `Remove exactly ${n} in all (now: ${total}).`;
-      return;
-    }
-    onAnswer((pos) => { pos.remove = remove; });
-  }));
-}
-
-const ANSWERS = {
-  "rune-age/battle": [attritionRoll, attritionVictims],
-  "runeslingers/damage": [block],
-  "runeslingers/draw": [optionField("pass_choice")],
-  "runeslingers/ailment_phase": [ailmentsToRemove],
-};
-
-/** Return controls answering decision (or null when the position has no field for it). */
-export function answerControls(ruling, decision, position, onAnswer) {
-  for (const fn of ANSWERS[`${ruling.game}/${ruling.situation}`] || []) {
-    const el = fn(decision, position, onAnswer);
-    if (el) return el;
-  }
+function typeOf(schema) {
+  if (!schema) return null;
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== "null") || null;
+  if (schema.type) return schema.type;
+  if (schema.enum) return "enum";
+  if (schema.properties || schema.additionalProperties) return "object";
+  if (schema.items) return "array";
   return null;
 }
+
+function optionLabel(opt) {
+  if (opt !== null && typeof opt === "object") return JSON.stringify(opt);
+  const w = valueWords(opt);
+  return typeof opt === "string" ? w.charAt(0).toUpperCase() + w.slice(1) : w;
+}
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function fieldLabel(path) {
+  return humanize(String(path).split(/[.[\]]+/).filter(Boolean).pop() || "answer");
+}
+
+function answerButton(label, onclick, attrs = {}) {
+  return h("button", {type: "button", class: "button", onclick, ...attrs}, label);
+}
+
+/** Options as buttons (few) or a select with an answer button (many). */
+function chooseOne(decision, position, onAnswer) {
+  const path = decision.field;
+  const current = getAt(position, path);
+  const opts = decision.options;
+  if (opts.length <= 6 && opts.every((o) => optionLabel(o).length <= 40)) {
+    return h("div", {class: "answer options", role: "group", "aria-label": `Answer: ${decision.choose}`},
+      opts.map((opt) => answerButton(optionLabel(opt), () => onAnswer((pos) => setAt(pos, path, copy(opt))),
+        {class: `button${same(current, opt) ? "" : " secondary"}`, "aria-pressed": same(current, opt) ? "true" : "false",
+         dataset: {answer: JSON.stringify(opt)}})));
+  }
+  const id = uid("answer");
+  const sel = h("select", {id}, opts.map((opt, i) => h("option", {value: String(i), selected: same(current, opt)}, optionLabel(opt))));
+  return h("div", {class: "answer"}, h("div", {class: "field"}, h("label", {for: id}, fieldLabel(path)), sel),
+    answerButton("Answer and resolve again", () => onAnswer((pos) => setAt(pos, path, copy(opts[parseInt(sel.value, 10)])))));
+}
+
+/** A list answer chosen among options (e.g. "2 participating units to destroy"): one checkbox per option. */
+function chooseSome(decision, position, onAnswer) {
+  const path = decision.field;
+  const m = /^(?:which\s+)?(\d+)\b/.exec(decision.choose);
+  const n = m ? parseInt(m[1], 10) : null;
+  const rows = decision.options.map((opt) => {
+    const id = uid("pick");
+    return [opt, id, h("div", {class: "field check"}, h("input", {id, type: "checkbox"}), h("label", {for: id}, optionLabel(opt)))];
+  });
+  const msg = h("p", {class: "hint", "aria-live": "polite"});
+  return h("div", {class: "answer"}, rows.map((r) => r[2]), msg,
+    answerButton(n === null ? "Answer and resolve again" : `Choose these ${n}`, () => {
+      const chosen = rows.filter(([, id]) => document.getElementById(id).checked).map(([opt]) => copy(opt));
+      if (n !== null && chosen.length !== n) {
+        msg.textContent = `Choose exactly ${n} (chosen: ${chosen.length}).`;
+        return;
+      }
+      onAnswer((pos) => setAt(pos, path, chosen));
+    }));
+}
+
+/** A free answer: an input of the field's schema type. */
+function freeAnswer(decision, position, onAnswer, fieldSchema) {
+  const path = decision.field;
+  const type = typeOf(fieldSchema);
+  const current = getAt(position, path);
+  if (fieldSchema && fieldSchema.enum) {
+    return chooseOne({...decision, options: fieldSchema.enum}, position, onAnswer);
+  }
+  if (type === "boolean") {
+    return chooseOne({...decision, options: [true, false]}, position, onAnswer);
+  }
+  if (type === "integer" || type === "number") {
+    const id = uid("answer");
+    const lo = fieldSchema.minimum ?? 0;
+    const input = h("input", {id, type: "number", class: "num", inputmode: "numeric", min: fieldSchema.minimum ?? null,
+                              max: fieldSchema.maximum ?? null, value: typeof current === "number" ? current : Math.max(lo, 0)});
+    return h("div", {class: "answer"}, h("div", {class: "field"}, h("label", {for: id}, fieldLabel(path)), input),
+      answerButton("Answer and resolve again", () => onAnswer((pos) => setAt(pos, path, Number(input.value) || 0))));
+  }
+  if (type === "array") {
+    const items = fieldSchema.items || {};
+    const m = /(\d+) time/.exec(decision.choose);
+    if (["integer", "number"].includes(typeOf(items)) && m) {
+      const n = parseInt(m[1], 10);
+      const inputs = Array.from({length: n}, (_, i) => {
+        const id = uid("num");
+        return [id, h("div", {class: "field"}, h("label", {for: id}, `Roll ${i + 1}`),
+          h("input", {id, type: "number", class: "num", inputmode: "numeric", min: items.minimum ?? 0, max: items.maximum ?? null,
+                      value: Array.isArray(current) && typeof current[i] === "number" ? current[i] : 0}))];
+      });
+      return h("div", {class: "answer"}, h("div", {class: "row"}, inputs.map(([, el]) => el)),
+        answerButton("Answer and resolve again", () => onAnswer((pos) => setAt(pos, path,
+          inputs.map(([id]) => Math.max(0, parseInt(document.getElementById(id).value, 10) || 0))))));
+    }
+    const id = uid("answer");
+    const input = h("input", {id, type: "text", value: Array.isArray(current) ? current.join(", ") : "", placeholder: "comma-separated"});
+    const numeric = ["integer", "number"].includes(typeOf(items));
+    return h("div", {class: "answer"}, h("div", {class: "field"}, h("label", {for: id}, `${fieldLabel(path)} (separate with commas; leave empty for none)`), input),
+      answerButton("Answer and resolve again", () => onAnswer((pos) => setAt(pos, path,
+        input.value.split(",").map((x) => x.trim()).filter(Boolean).map((x) => (numeric ? Number(x) || 0 : x))))));
+  }
+  if (type === "object") {
+    // counts per kind (e.g. which ailments to remove): one number per named key
+    const names = (fieldSchema.propertyNames && fieldSchema.propertyNames.enum) || Object.keys(fieldSchema.properties || {});
+    if (!names.length) return null;
+    const draft = current && typeof current === "object" ? copy(current) : {};
+    const rows = names.map((k) => {
+      const id = uid("answer");
+      return [k, id, h("div", {class: "field"}, h("label", {for: id}, humanize(k)),
+        h("input", {id, type: "number", class: "num", inputmode: "numeric", min: 0, value: draft[k] ?? 0}))];
+    });
+    return h("div", {class: "answer"}, h("div", {class: "row"}, rows.map((r) => r[2])),
+      answerButton("Answer and resolve again", () => onAnswer((pos) => {
+        const out = {};
+        for (const [k, id] of rows) {
+          const v = Math.max(0, parseInt(document.getElementById(id).value, 10) || 0);
+          if (v) out[k] = v;
+        }
+        setAt(pos, path, out);
+      })));
+  }
+  const id = uid("answer");
+  const input = h("input", {id, type: "text", value: typeof current === "string" ? current : "", maxlength: 200});
+  return h("div", {class: "answer"}, h("div", {class: "field"}, h("label", {for: id}, fieldLabel(path)), input),
+    answerButton("Answer and resolve again", () => onAnswer((pos) => setAt(pos, path, input.value.trim()))));
+}
+
+/** Return controls answering decision (or null when the decision names no field of the position). */
+export function answerControls(ruling, decision, position, onAnswer, schema) {
+  if (!decision.field) return null;
+  const fieldSchema = schema ? schemaAt(schema, decision.field) : null;
+  const el = decision.options && decision.options.length
+    ? (typeOf(fieldSchema) === "array" ? chooseSome(decision, position, onAnswer)
+                                        : chooseOne(decision, position, onAnswer))
+    : freeAnswer(decision, position, onAnswer, fieldSchema);
+  if (el) el.dataset.field = decision.field;
+  return el;
+}
+

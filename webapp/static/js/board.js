@@ -6,13 +6,10 @@ import {renderRuling} from "./ruling.js";
 import {defaultFor, renderForm} from "./schemaform.js";
 import {readFromLocation, shareURL, writeToLocation} from "./share.js";
 
-const EDITOR_MODULES = {
-  "rune-age": "./editors/rune-age.js",
-  "runewars-miniatures": "./editors/runewars-miniatures.js",
-  "runewars": "./editors/runewars.js",
-  "runeslingers": "./editors/runeslingers.js",
-};
-
+// The editor modules of this board come from the page (boards.py lists the files present for the game:
+// static/js/editors/<game>.js and any extra module registered there, e.g. a table board); each exports
+// `editors` {situation: editor}. An editor is {example?, render(el, pos, ctx), derive?(pos)}: derive
+// returns the position the screen shows (whatever no longer appears on screen is dropped).
 const root = document.getElementById("board");
 const game = root.dataset.game;
 const tabs = document.getElementById("situation-tabs");
@@ -59,10 +56,21 @@ function position() {
   return state.positions[state.current];
 }
 
+/** Return the position as the screen shows it: the editor's derive() drops what is no longer on screen. */
+function shownPosition() {
+  const ed = state.editors[state.current];
+  const pos = position();
+  if (ed && typeof ed.derive === "function") {
+    const out = ed.derive(copy(pos));
+    return out || pos;
+  }
+  return pos;
+}
+
 let writeTimer = null;
 function changed() {
   clearTimeout(writeTimer);
-  writeTimer = setTimeout(() => writeToLocation(position()), 150);
+  writeTimer = setTimeout(() => writeToLocation(shownPosition()), 150);
   rulingEl.classList.add("stale");
   const note = document.getElementById("stale-note");
   if (note) note.hidden = rulingEl.childElementCount === 0;
@@ -73,8 +81,8 @@ function renderEditor() {
   const name = state.current;
   const sit = state.schemas[name];
   const ctx = {schema: sit.schema, description: sit.description, changed, rerender: renderEditor, game, situation: name};
-  editorEl.append(h("h2", {class: "editor-title"}, humanize(name),
-    h("small", {}, ` — ${sit.description}`)), examplePicker(name));
+  editorEl.append(...[h("h2", {class: "editor-title"}, humanize(name),
+    h("small", {}, ` — ${sit.description}`)), examplePicker(name)].filter(Boolean));
   editorFor(name).render(editorEl, position(), ctx);
 }
 
@@ -108,7 +116,7 @@ function select(name) {
   renderTabs();
   renderEditor();
   showRuling(state.rulings[name] || null);
-  writeToLocation(position());
+  writeToLocation(shownPosition());
 }
 
 function showRuling(ruling) {
@@ -119,13 +127,14 @@ function showRuling(ruling) {
     rulingEl.append(h("p", {class: "placeholder"}, "Set up the position, then press “What happens now?”."));
     return;
   }
-  rulingEl.append(renderRuling(ruling, position(), answer));
+  const sit = state.schemas[state.current] || {};
+  rulingEl.append(renderRuling(ruling, position(), answer, {schema: sit.schema, labels: sit.labels || {}, values: sit.values || {}}));
 }
 
 function answer(apply) {
   apply(position());
   renderEditor();
-  writeToLocation(position());
+  writeToLocation(shownPosition());
   resolveNow();
 }
 
@@ -150,13 +159,20 @@ async function resolveNow() {
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {
-    const {ok, status, data} = await postJSON("/api/resolve", position());
+    const sent = shownPosition();
+    const {ok, status, data} = await postJSON("/api/resolve", sent);
     if (ok) {
       state.rulings[state.current] = data;
       showRuling(data);
-      announce(data.legal ? `Ruling ready: ${data.steps.length} steps.` : "Ruling ready: not allowed.");
+      announce(data.summary || (data.legal ? `Ruling ready: ${data.steps.length} steps.` : "Ruling ready: not allowed."));
       const heading = rulingEl.querySelector(".verdict");
       if (heading && window.innerWidth < 900) heading.focus();
+      else if (heading) {
+        const box = heading.getBoundingClientRect();
+        if (box.top < 0 || box.top > window.innerHeight - 120) {
+          heading.scrollIntoView({block: "start", behavior: "smooth"});
+        }
+      }
     } else {
       clear(rulingEl);
       rulingEl.classList.remove("stale");
@@ -196,7 +212,7 @@ function load(value) {
 function setupToolbar() {
   document.getElementById("resolve").addEventListener("click", resolveNow);
   document.getElementById("share").addEventListener("click", async () => {
-    const url = shareURL(position());
+    const url = shareURL(shownPosition());
     const out = document.getElementById("share-url");
     out.value = url;
     out.hidden = false;
@@ -204,13 +220,13 @@ function setupToolbar() {
     try { await navigator.clipboard.writeText(url); announce("Link copied."); } catch { announce("Link ready to copy."); }
   });
   document.getElementById("export").addEventListener("click", () => {
-    download(`${game}-${state.current}.json`, JSON.stringify(position(), null, 2));
+    download(`${game}-${state.current}.json`, JSON.stringify(shownPosition(), null, 2));
   });
   const dialog = document.getElementById("import-dialog");
   const text = document.getElementById("import-text");
   const msg = document.getElementById("import-error");
   document.getElementById("import").addEventListener("click", () => {
-    text.value = JSON.stringify(position(), null, 2);
+    text.value = JSON.stringify(shownPosition(), null, 2);
     msg.textContent = "";
     dialog.showModal();
   });
@@ -245,11 +261,15 @@ async function main() {
   for (const s of all) state.schemas[s.situation] = s;
   const worked = await getJSON(`/api/examples?game=${encodeURIComponent(game)}`);
   state.examples = worked.ok ? worked.data.examples : [];
-  try {
-    const mod = await import(EDITOR_MODULES[game]);
-    state.editors = mod.editors || {};
-  } catch (err) {
-    console.error("editor module failed to load", err);
+  let modules = [];
+  try { modules = JSON.parse(root.dataset.editors || "[]"); } catch { modules = []; }
+  for (const url of modules) {
+    try {
+      const mod = await import(url);
+      Object.assign(state.editors, mod.editors || {});
+    } catch (err) {
+      console.error("editor module failed to load", url, err);
+    }
   }
   const shared = readFromLocation();
   if (shared && shared.game === game && state.schemas[shared.situation]) {
@@ -267,7 +287,7 @@ async function main() {
 
 window.addEventListener("hashchange", () => {
   const shared = readFromLocation();
-  if (shared && shared.game === game && JSON.stringify(shared) !== JSON.stringify(position())) {
+  if (shared && shared.game === game && JSON.stringify(shared) !== JSON.stringify(shownPosition())) {
     try { load(shared); resolveNow(); } catch { /* ignore a foreign fragment */ }
   }
 });

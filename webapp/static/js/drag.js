@@ -17,6 +17,9 @@ export function draggable(el, label, onDrop) {
         ghost.style.width = `${el.getBoundingClientRect().width}px`;
         document.body.append(ghost);
         el.classList.add("dragging");
+        document.body.classList.add("dragging");
+        const sel = window.getSelection && window.getSelection();
+        if (sel) sel.removeAllRanges();
       }
       ghost.style.left = `${e.clientX + 4}px`;
       ghost.style.top = `${e.clientY + 4}px`;
@@ -34,6 +37,7 @@ export function draggable(el, label, onDrop) {
       window.removeEventListener("pointerup", up);
       window.removeEventListener("pointercancel", up);
       el.classList.remove("dragging");
+      document.body.classList.remove("dragging");
       if (ghost) ghost.remove();
       if (over) {
         over.classList.remove("drop-over");

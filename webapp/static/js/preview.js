@@ -8,6 +8,7 @@ let current = null;
 let hideTimer = null;
 let showTimer = null;
 let lastPointer = "mouse";
+let openBeforeTap = null;  // the link whose preview was open when the current tap began
 
 /** Return a citation link to paragraph pid (href: the built site or /rules/<id>). */
 export function citeLink(pid, href, label, extra) {
@@ -60,16 +61,20 @@ async function show(link) {
     popover.append(h("p", {}, data.error || `no paragraph ${pid}`));
     return;
   }
-  popover.append(
-    h("p", {class: "preview-head"}, h("strong", {}, data.title), " ", h("span", {class: `kind kind-${data.kind}`}, data.kind)),
-    h("p", {class: "preview-locator"}, `${data.locator} · ${data.id}`),
-    data.amended_by.length ? h("p", {class: "preview-note"}, `Corrected by errata ${data.amended_by.join(", ")}`) : null,
-    h("p", {class: "preview-text"}, data.text),
+  const where = [data.locator, data.id].filter((x) => x !== null && x !== undefined && x !== "").join(" · ");
+  // DOM append() would write a null child as the text "null": keep only the parts that exist
+  popover.append(...[
+    h("p", {class: "preview-head"}, h("strong", {}, data.title || data.id),
+      data.kind ? [" ", h("span", {class: `kind kind-${data.kind}`}, data.kind)] : null),
+    where ? h("p", {class: "preview-locator"}, where) : null,
+    (data.amended_by || []).length ? h("p", {class: "preview-note"}, `Corrected by errata ${data.amended_by.join(", ")}`) : null,
+    data.text ? h("p", {class: "preview-text"}, data.text) : null,
+    (data.faq || []).length ? h("p", {class: "preview-note faq"}, `FAQ: ${data.faq.length} answer(s) about this rule`) : null,
     h("p", {class: "preview-actions"},
       h("a", {href: link.getAttribute("href"), class: "button small"}, "Open the rule"),
       " ",
       h("button", {type: "button", class: "button small secondary", onclick: () => hide()}, "Close")),
-  );
+  ].filter(Boolean));
   place(link);
 }
 
@@ -87,7 +92,11 @@ export function hide() {
 
 /** Install the preview behaviour on the whole document (event delegation; call once). */
 export function installPreviews() {
-  document.addEventListener("pointerdown", (e) => { lastPointer = e.pointerType || "mouse"; }, true);
+  document.addEventListener("pointerdown", (e) => {
+    lastPointer = e.pointerType || "mouse";
+    const link = e.target.closest && e.target.closest("a.cite");
+    openBeforeTap = link && current === link && popover && !popover.hidden ? link : null;
+  }, true);
   document.addEventListener("mouseover", (e) => {
     const link = e.target.closest && e.target.closest("a.cite");
     if (!link || lastPointer === "touch") return;
@@ -108,9 +117,10 @@ export function installPreviews() {
   });
   document.addEventListener("click", (e) => {
     const link = e.target.closest && e.target.closest("a.cite");
-    if (link && lastPointer === "touch" && current !== link) {
-      e.preventDefault();  // first tap previews, the preview's button opens
-      show(link);
+    if (link && lastPointer === "touch" && openBeforeTap !== link) {
+      e.preventDefault();  // the first tap previews; a second tap (or the preview's link) opens the rule
+      openBeforeTap = link;
+      if (current !== link || !popover || popover.hidden) show(link);
     } else if (!link && popover && !popover.contains(e.target)) {
       hide();
     }

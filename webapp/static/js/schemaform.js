@@ -1,6 +1,7 @@
 // A form generated from a situation's JSON Schema: the fallback editor for every panel.
 import {h, clear, copy, humanize, uid} from "./dom.js";
 import {checkbox, segmented, select, smallButton, stepper, textInput} from "./widgets.js";
+import {factionName} from "./names.js";
 
 function typeOf(schema) {
   if (!schema) return null;
@@ -57,7 +58,7 @@ export function field(schema, label, get, set, changed, path) {
   schema = schema || {};
   const inner = nullableInner(schema);
   if (inner && inner.enum && !schema.enum) {
-    const opts = [[null, "none"], ...inner.enum.map((v) => [v, humanize(v)])];
+    const opts = [[null, "none"], ...inner.enum.map((v) => [v, factionName(v) === v ? humanize(v) : factionName(v)])];
     if (opts.length <= 5) return segmented(label, opts, () => get() ?? null, set, {path});
     return select(label, opts, () => get() ?? null, set, {path});
   }
@@ -66,11 +67,11 @@ export function field(schema, label, get, set, changed, path) {
     const draw = () => {
       clear(holder);
       const isNull = get() === null || get() === undefined;
-      holder.append(checkbox(`${label}: none`, () => isNull, (none) => {
+      holder.append(segmented(label, [[true, "none"], [false, "yes"]], () => isNull, (none) => {
         set(none ? null : defaultFor(inner));
         draw();
       }, {path}));
-      if (!isNull) holder.append(field(inner, label, get, set, changed, path));
+      if (!isNull) holder.append(field(inner, "", get, set, changed, path));
     };
     draw();
     return holder;
@@ -117,7 +118,12 @@ function objectEditor(schema, label, get, set, changed, path) {
   return box;
 }
 
-/** Return the editor of one property of the object get(): required ones always, optional ones on request. */
+const UNKNOWN = "\u0000unknown";
+
+/** Return the editor of one property of the object get(). Required properties are always present; an
+ *  optional one is shown like any other field: yes/no/unknown for booleans, its values plus "unknown" for
+ *  enums, a blank number or text for "unknown", and objects and lists that join the position as soon as
+ *  something is entered in them. "Unknown" leaves the property out, which lets the engine ask. */
 export function propertyRow(ps, key, required, get, changed, sub) {
   const row = h("div", {class: "prop"});
   const getV = () => get()[key];
@@ -129,21 +135,50 @@ export function propertyRow(ps, key, required, get, changed, sub) {
       row.append(field(ps, humanize(key), getV, setV, changed, sub));
       return;
     }
-    const present = key in get();
-    if (typeOf(ps) === "boolean" && !ps.enum) {
-      row.append(segmented(humanize(key), [["unset", "not stated"], [true, "yes"], [false, "no"]],
-        () => (present ? get()[key] : "unset"), (v) => {
-          if (v === "unset") delete get()[key]; else get()[key] = v;
-          changed();
-        }, {path: sub}));
+    const present = () => key in get();
+    const unset = () => { delete get()[key]; changed(); };
+    const type = typeOf(ps);
+    const inner = nullableInner(ps);
+    if (type === "boolean" && !ps.enum) {
+      row.append(segmented(humanize(key), [[true, "yes"], [false, "no"], [UNKNOWN, "unknown"]],
+        () => (present() ? get()[key] : UNKNOWN), (v) => { if (v === UNKNOWN) unset(); else setV(v); }, {path: sub}));
       return;
     }
-    row.append(checkbox(`State ${humanize(key).toLowerCase()}`, () => present, (on) => {
-      if (on) get()[key] = defaultFor(ps); else delete get()[key];
-      changed();
-      draw();
-    }, {path: `${sub}?`}));
-    if (present) row.append(field(ps, humanize(key), getV, setV, changed, sub));
+    const choices = ps.enum || (inner && inner.enum ? [null, ...inner.enum] : null);
+    if (choices) {
+      const opts = [...choices.map((v) => [v, v === null ? "none" : factionName(v) === v ? humanize(v) : factionName(v)]), [UNKNOWN, "unknown"]];
+      const widget = opts.length <= 5 && choices.every((o) => typeof o === "string" || o === null) ? segmented : select;
+      row.append(widget(humanize(key), opts, () => (present() ? get()[key] : UNKNOWN),
+        (v) => { if (v === UNKNOWN) unset(); else setV(v); }, {path: sub}));
+      return;
+    }
+    if (type === "integer" || type === "number") {
+      row.append(stepper(humanize(key), () => (present() ? get()[key] : null), setV,
+        {min: ps.minimum ?? null, max: ps.maximum ?? null, path: sub, hint: ps.description || null,
+         empty: {label: "unknown", start: defaultFor(ps), clear: unset}}));
+      return;
+    }
+    if (type === "string") {
+      row.append(textInput(humanize(key), () => (present() ? get()[key] : ""), (v) => { if (v === "") unset(); else setV(v); },
+        {maxLength: ps.maxLength || 200, path: sub, placeholder: "unknown"}));
+      return;
+    }
+    if (type === "object" || type === "array") {
+      // a draft that joins the position on the first edit (an empty list leaves it again)
+      let draft = present() ? get()[key] : defaultFor(ps);
+      const attach = () => {
+        if (Array.isArray(draft) && !draft.length) delete get()[key];
+        else get()[key] = draft;
+        changed();
+      };
+      row.append(field(ps, humanize(key), () => (present() ? get()[key] : draft), (v) => { draft = v; attach(); }, attach, sub));
+      return;
+    }
+    if (inner) {
+      row.append(field(ps, humanize(key), () => (present() ? get()[key] : null), setV, changed, sub));
+      return;
+    }
+    row.append(field(ps, humanize(key), getV, setV, changed, sub));
   };
   draw();
   return row;

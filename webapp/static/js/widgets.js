@@ -1,11 +1,21 @@
 // Form widgets with labels, big tap targets and keyboard support, bound to get/set functions.
 import {h, uid, humanize} from "./dom.js";
+import {FACTION_NAMES} from "./names.js";
 
-/** Return a labelled whole-number input with − and + buttons. */
-export function stepper(label, get, set, {min = null, max = null, path = "", hint = null, small = false} = {}) {
+/** Return the words of an option value: factions as printed, other keys humanized. */
+function optionText(v) {
+  if (v === null || v === undefined) return "none";
+  return Object.prototype.hasOwnProperty.call(FACTION_NAMES, v) ? FACTION_NAMES[v] : humanize(v);
+}
+
+/** Return a labelled whole-number input with − and + buttons. With empty = {label, start, clear}, the
+ *  number may be left blank (shown as empty.label, e.g. "unknown"): − or + start from empty.start, and
+ *  clearing the input (or the ✕ button) calls empty.clear(). */
+export function stepper(label, get, set, {min = null, max = null, path = "", hint = null, small = false, empty = null} = {}) {
   const id = uid("num");
   const input = h("input", {id, type: "number", inputmode: "numeric", step: "1", class: "num",
-                            min: min ?? null, max: max ?? null, value: get() ?? "", dataset: {path}});
+                            min: min ?? null, max: max ?? null, value: get() ?? "", dataset: {path},
+                            placeholder: empty ? empty.label : null});
   const clamp = (v) => {
     if (min !== null && v < min) v = min;
     if (max !== null && v > max) v = max;
@@ -13,6 +23,11 @@ export function stepper(label, get, set, {min = null, max = null, path = "", hin
   };
   const commit = (v) => { input.value = v; input.removeAttribute("aria-invalid"); set(v); };
   input.addEventListener("input", () => {
+    if (empty && input.value.trim() === "") {
+      input.removeAttribute("aria-invalid");
+      empty.clear();
+      return;
+    }
     if (input.value === "" || !/^-?\d+$/.test(input.value.trim())) {
       input.setAttribute("aria-invalid", "true");
       return;
@@ -23,13 +38,18 @@ export function stepper(label, get, set, {min = null, max = null, path = "", hin
   input.addEventListener("change", () => {
     if (/^-?\d+$/.test(input.value.trim())) commit(clamp(parseInt(input.value, 10)));
   });
-  const bump = (d) => () => commit(clamp((parseInt(input.value, 10) || 0) + d));
+  const bump = (d) => () => {
+    if (empty && input.value.trim() === "") commit(clamp(empty.start ?? 0));
+    else commit(clamp((parseInt(input.value, 10) || 0) + d));
+  };
   return h("div", {class: `field stepper${small ? " small" : ""}`, dataset: {path}},
     h("label", {for: id}, label),
     h("div", {class: "stepper-row"},
       h("button", {type: "button", class: "step", "aria-label": `${label}: one less`, onclick: bump(-1)}, "−"),
       input,
-      h("button", {type: "button", class: "step", "aria-label": `${label}: one more`, onclick: bump(1)}, "+")),
+      h("button", {type: "button", class: "step", "aria-label": `${label}: one more`, onclick: bump(1)}, "+"),
+      empty ? h("button", {type: "button", class: "step clear", "aria-label": `${label}: unknown`, title: empty.label,
+                           onclick: () => { input.value = ""; empty.clear(); }}, "✕") : null),
     hint ? h("small", {class: "hint"}, hint) : null);
 }
 
@@ -56,7 +76,7 @@ export function segmented(label, options, get, set, {path = "", onchange = null}
   const name = uid("seg");
   const group = h("div", {class: "segmented", role: "radiogroup", "aria-label": label});
   for (const opt of options) {
-    const [value, text] = Array.isArray(opt) ? opt : [opt, humanize(opt ?? "none")];
+    const [value, text] = Array.isArray(opt) ? opt : [opt, optionText(opt)];
     const id = uid("opt");
     group.append(
       h("input", {type: "radio", id, name, value: JSON.stringify(value), checked: get() === value,
@@ -75,7 +95,7 @@ export function select(label, options, get, set, {path = "", onchange = null} = 
     if (onchange) onchange(value);
   }});
   for (const opt of options) {
-    const [value, text] = Array.isArray(opt) ? opt : [opt, opt === null ? "(none)" : humanize(opt)];
+    const [value, text] = Array.isArray(opt) ? opt : [opt, opt === null ? "(none)" : optionText(opt)];
     el.append(h("option", {value: JSON.stringify(value), selected: get() === value}, text));
   }
   return h("div", {class: "field select", dataset: {path}}, h("label", {for: id}, label), el);

@@ -1,18 +1,52 @@
 // Rune Age: cards dragged (or added with buttons) into armies; target, attrition and siege boards.
 import {h, humanize} from "../dom.js";
+import {factionName} from "../names.js";
 import {draggable} from "../drag.js";
 import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
 import {FACTIONS, live, panel, row} from "./common.js";
 
-// The player's cards at hand: a palette to build armies from (not part of the position).
-const hand = [
-  {name: "Reanimate", strength: 1, kind: "unit"},
-  {name: "Skeleton Archer", strength: 2, kind: "unit"},
-  {name: "Dark Knight", strength: 3, kind: "unit"},
-  {name: "Footman", strength: 2, kind: "unit"},
-  {name: "Knight", strength: 3, kind: "unit"},
-  {name: "Battle Cry", strength: 2, kind: "tactic"},
-];
+// The cards of each faction offered at hand (a palette to build armies from, not part of the position):
+// the units as printed in the worked examples of the rulebook; "Make a card" adds any other card.
+const FACTION_CARDS = {
+  daqan: [{name: "Footman", strength: 2, kind: "unit"}, {name: "Archer", strength: 2, kind: "unit"},
+          {name: "Knight", strength: 3, kind: "unit"}, {name: "Siege Engine", strength: 5, kind: "unit"}],
+  elves: [{name: "Storm Sorceress", strength: 2, kind: "unit"}, {name: "Darnati Warrior", strength: 3, kind: "unit"},
+          {name: "Forest Guardian", strength: 4, kind: "unit"}],
+  uthuk: [{name: "Berserker", strength: 1, kind: "unit"}, {name: "Flesh Ripper", strength: 3, kind: "unit"}],
+  waiqar: [{name: "Reanimate", strength: 1, kind: "unit"}, {name: "Skeleton Archer", strength: 2, kind: "unit"},
+           {name: "Dark Knight", strength: 3, kind: "unit"}],
+};
+const made = [];  // cards the player made on this page
+
+function handOf(faction) {
+  return [...(FACTION_CARDS[faction] || []), ...made];
+}
+
+/** Make a battle position exactly what the board shows: nothing may name a card no longer in the army. */
+export function cleanBattle(pos) {
+  pos.army = Array.isArray(pos.army) ? pos.army : [];
+  const t = pos.target = pos.target || {kind: "enemy", strength: 1};
+  if (t.kind !== "stronghold") delete t.faction;
+  const icons = t.attrition_icons || 0;
+  if (!icons) { delete pos.attrition_skulls; delete pos.destroyed_by_attrition; }
+  if (Array.isArray(pos.attrition_skulls)) {
+    pos.attrition_skulls = pos.attrition_skulls.slice(0, icons);
+    while (pos.attrition_skulls.length < icons) pos.attrition_skulls.push(0);
+  } else {
+    delete pos.destroyed_by_attrition;
+  }
+  if (Array.isArray(pos.destroyed_by_attrition)) {
+    const left = {};
+    for (const c of pos.army) if (c.kind !== "tactic") left[c.name] = (left[c.name] || 0) + 1;
+    pos.destroyed_by_attrition = pos.destroyed_by_attrition.filter((n) => (left[n] = (left[n] || 0) - 1) >= 0);
+  }
+  if (Array.isArray(pos.resolution_bonuses)) {
+    const names = new Set(pos.army.map((c) => c.name));
+    pos.resolution_bonuses = pos.resolution_bonuses.filter((b) => !("source" in b) || names.has(b.source));
+    if (!pos.resolution_bonuses.length) delete pos.resolution_bonuses;
+  }
+  return pos;
+}
 
 function cardFace(card, extra = []) {
   return [
@@ -23,11 +57,11 @@ function cardFace(card, extra = []) {
   ];
 }
 
-/** Return the palette of cards with a "new card" form; zones: [{id, label, add(card)}]. */
-function handPanel(zones, redrawAll) {
+/** Return the palette of cards with a "new card" form; zones: [{id, label, add(card)}]; cards() lists them. */
+function handPanel(zones, redrawAll, cards, title = "Cards at hand — drag into an army, or use the buttons") {
   const {el, draw} = live((redraw) => {
     const list = h("ul", {class: "cards hand", "aria-label": "Cards at hand"});
-    hand.forEach((card) => {
+    cards().forEach((card) => {
       const li = h("li", {class: "card"}, cardFace(card),
         h("span", {class: "card-actions"}, zones.map((z) =>
           smallButton(z.short || "Add", () => { z.add({...card}); redrawAll(); },
@@ -45,12 +79,12 @@ function handPanel(zones, redrawAll) {
       segmented("Kind", ["unit", "tactic"], () => draft.kind, (v) => { draft.kind = v; }),
       smallButton("Add to hand", () => {
         if (!draft.name.trim()) return;
-        hand.push({name: draft.name.trim(), strength: draft.strength, kind: draft.kind});
+        made.push({name: draft.name.trim(), strength: draft.strength, kind: draft.kind});
         redraw();
       }, {id: "new-card-add"}));
     return [list, h("details", {class: "new-card-box"}, h("summary", {}, "Make a card"), form)];
   });
-  return {el: panel("Cards at hand — drag into an army, or use the buttons", el), draw};
+  return {el: panel(title, el), draw};
 }
 
 /** Return an army drop zone listing its cards, editable; structural changes call changed(true). */
@@ -106,17 +140,22 @@ const battle = {
     resolution_bonuses: [{source: "Dark Knight", strength: 3}],
     already_attacked_this_round: false,
   },
+  derive(pos) {
+    return cleanBattle(pos);
+  },
   render(el, pos, ctx) {
-    pos.army = pos.army || [];
-    const t = pos.target = pos.target || {kind: "enemy", strength: 1};
+    cleanBattle(pos);
+    pos.attacker_faction = pos.attacker_faction || "daqan";
+    const t = pos.target;
     const changed = (structural = true) => {
+      cleanBattle(pos);
       ctx.changed();
       if (structural) army.draw();
       attrition.draw();
       bonuses.draw();
     };
     const army = armyZone("army", "Army", pos.army, changed);
-    const bonuses = bonusesPanel(pos, "resolution_bonuses", pos.army, ctx.changed, "resolution_bonuses");
+    const bonuses = bonusesPanel(pos, "resolution_bonuses", pos.army, () => changed(false), "resolution_bonuses");
     const attrition = live((redraw) => {
       const icons = t.attrition_icons || 0;
       if (!icons) return h("p", {class: "hint"}, "The target shows no attrition icon: no roll.");
@@ -151,7 +190,7 @@ const battle = {
       return out;
     });
     const targetPanel = live((redraw) => [
-      segmented("Target", [["enemy", "Enemy"], ["city", "City"], ["stronghold", "Stronghold"], ["instant", "Instant"]],
+      segmented("The army attacks", [["enemy", "Enemy"], ["city", "City"], ["stronghold", "Stronghold"], ["instant", "Instant"]],
                 () => t.kind, (v) => {
                   t.kind = v;
                   if (v !== "stronghold") delete t.faction; else t.faction = t.faction || pos.attacker_faction || "daqan";
@@ -163,16 +202,17 @@ const battle = {
             t.attrition_icons = v; ctx.changed(); attrition.draw();
           }, {min: 0, max: 10, path: "target.attrition_icons"})),
       t.kind === "stronghold"
-        ? select("Stronghold of", FACTIONS, () => t.faction, (v) => { t.faction = v; ctx.changed(); }, {path: "target.faction"})
+        ? select("Stronghold of", FACTIONS.map((f) => [f, factionName(f)]), () => t.faction, (v) => { t.faction = v; ctx.changed(); }, {path: "target.faction"})
         : null,
       checkbox("This target was already attacked this round", () => pos.already_attacked_this_round,
                (v) => { pos.already_attacked_this_round = v; ctx.changed(); }, {path: "already_attacked_this_round"}),
     ]);
     const handBox = handPanel([{id: "army", label: "the army", short: "Add to army", add: (c) => pos.army.push(c)}],
-                              () => { changed(); });
+                              () => { changed(); }, () => handOf(pos.attacker_faction),
+                              "Your faction's cards — drag into the army, or use the buttons");
     el.append(h("div", {class: "ra-board"},
-      panel("Attacker", select("Faction", FACTIONS, () => pos.attacker_faction, (v) => { pos.attacker_faction = v; ctx.changed(); },
-                               {path: "attacker_faction"})),
+      panel("Attacker", segmented("Your faction", FACTIONS.map((f) => [f, factionName(f)]), () => pos.attacker_faction,
+                                  (v) => { pos.attacker_faction = v; ctx.changed(); handBox.draw(); }, {path: "attacker_faction"})),
       panel("Target", targetPanel.el),
       handBox.el,
       panel("Army", army.el),
@@ -229,7 +269,7 @@ const siege = {
     const handBox = handPanel([
       {id: "attacker", label: "the attacker", short: "Attacker", add: (c) => pos.attacker.army.push(c)},
       {id: "defender", label: "the defender", short: "Defender", add: (c) => pos.defender.army.push(c)},
-    ], () => { ctx.changed(); draws.forEach((d) => d()); });
+    ], () => { ctx.changed(); draws.forEach((d) => d()); }, () => [...Object.values(FACTION_CARDS).flat(), ...made]);
     el.append(h("div", {class: "ra-board"}, panel("Siege target", targetPanel.el), handBox.el,
                 panel("Armies", cols)));
   },

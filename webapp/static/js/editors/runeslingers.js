@@ -18,6 +18,20 @@ function pips(n, label) {
     Array.from({length: Math.min(n, 20)}, () => h("span", {class: "pip"})));
 }
 
+// a Runeslinger's printed block value when the player has not entered it (the smallest value that may block)
+const DEFAULT_BLOCK = 1;
+
+/** Make a damage position exactly what the board shows: a block always carries its value. */
+export function cleanDamage(pos) {
+  const t = pos.target = pos.target || {kind: "runeslinger", health: 20, max_health: 20, power: 5};
+  const b = pos.block = pos.block && typeof pos.block === "object" ? pos.block : {};
+  if (typeof b.value !== "number") b.value = DEFAULT_BLOCK;
+  if (b.declared !== true && b.declared !== false) delete b.declared;
+  if (t.kind !== "defense_card") delete t.controller;
+  else if (!t.controller) t.controller = {health: 20, max_health: 20, power: 5};
+  return pos;
+}
+
 function sub(ctx, ...keys) {
   let sc = ctx.schema;
   for (const k of keys) sc = sc && (k === "[]" ? sc.items : (sc.properties || {})[k]);
@@ -27,11 +41,14 @@ function sub(ctx, ...keys) {
 const damage = {
   example: {
     target: {kind: "runeslinger", name: "Eva", health: 5, max_health: 20, power: 5, determination: 0},
-    amount: 10, damage_type: "basic", block: {declared: false},
+    amount: 10, damage_type: "basic", block: {value: 1},
+  },
+  derive(pos) {
+    return cleanDamage(pos);
   },
   render(el, pos, ctx) {
-    const t = pos.target = pos.target || {kind: "runeslinger", health: 20, max_health: 20, power: 5};
-    pos.block = pos.block || {declared: false};
+    cleanDamage(pos);
+    const t = pos.target;
     const card = live((redraw) => {
       const out = [
         segmented("Target", [["runeslinger", "Runeslinger"], ["defense_card", "Defense card"]], () => t.kind, (v) => {
@@ -66,11 +83,8 @@ const damage = {
         out.push(stepper("Defense", () => t.defense ?? 0, (v) => { t.defense = v; ctx.changed(); }, {min: 0, max: 999, path: "target.defense"}));
         const cs = sub(ctx, "target", "controller");
         if (cs) {
-          out.push(checkbox("State the controlling runeslinger", () => !!t.controller, (on) => {
-            if (on) t.controller = defaultFor(cs); else delete t.controller;
-            ctx.changed(); redraw();
-          }, {path: "target.controller?"}));
-          if (t.controller) out.push(field(cs, "Controller", () => t.controller, (v) => { t.controller = v; ctx.changed(); }, ctx.changed, "target.controller"));
+          if (!t.controller) t.controller = {...defaultFor(cs), health: 20, max_health: 20, power: 5};
+          out.push(field(cs, "The Runeslinger who controls this card", () => t.controller, (v) => { t.controller = v; ctx.changed(); }, ctx.changed, "target.controller"));
         }
       }
       return out;
@@ -80,14 +94,32 @@ const damage = {
       h("div", {class: "field"}, field(sub(ctx, "damage_type") || {enum: ["basic", "direct", "pierce", "health_loss"]}, "Damage type",
         () => pos.damage_type, (v) => { pos.damage_type = v; ctx.changed(); }, ctx.changed, "damage_type")),
     ]);
-    const blockSchema = sub(ctx, "block");
+    const b = pos.block;
+    const blockView = live((redraw) => {
+      const out = [segmented(`Does ${t.name || "the target"}'s player block?`,
+        [[true, "Blocks"], [false, "Does not block"], ["unknown", "Not decided yet"]],
+        () => (typeof b.declared === "boolean" ? b.declared : "unknown"), (v) => {
+          if (v === "unknown") delete b.declared; else b.declared = v;
+          ctx.changed(); redraw();
+        }, {path: "block.declared"})];
+      out.push(stepper("Block value (printed on the Runeslinger)", () => b.value ?? DEFAULT_BLOCK,
+        (v) => { b.value = v; ctx.changed(); }, {min: 0, max: 99, path: "block.value", small: true}));
+      out.push(row(
+        stepper("Block barrier already on the target", () => b.barrier ?? 0, (v) => {
+          if (v) b.barrier = v; else delete b.barrier;
+          ctx.changed();
+        }, {min: 0, max: 999, path: "block.barrier", small: true}),
+        checkbox("This player already blocked this turn", () => b.already_blocked_this_turn, (v) => {
+          if (v) b.already_blocked_this_turn = true; else delete b.already_blocked_this_turn;
+          ctx.changed();
+        }, {path: "block.already_blocked_this_turn"})));
+      return out;
+    });
     el.append(h("div", {class: "field-board"},
       panel("On the field", card.el),
       h("div", {},
         panel("Incoming damage", incoming.el),
-        panel("Block", blockSchema
-          ? field(blockSchema, "", () => pos.block, (v) => { pos.block = v; ctx.changed(); }, ctx.changed, "block")
-          : checkbox("Block declared", () => pos.block.declared, (v) => { pos.block.declared = v; ctx.changed(); })))));
+        panel("Block", blockView.el))));
   },
 };
 
