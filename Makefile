@@ -44,4 +44,4 @@ load: $(STAMP)
 	$(BIN)/python bench/load.py
 
 clean:
-	rm -rf build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build _build site/_generated .pytest_cache .mypy_cache .ruff_cache

@@ -10,6 +10,12 @@ The staging output is built incrementally (only pages whose source changed are r
 copied to a fresh folder beside the published one and exchanged with it in one ``renameat2`` call
 (``RENAME_EXCHANGE``) where the system has it, so a running server never sees a half-written site.
 The build runs with warnings as errors (``-W``) and ``nitpicky``; the corpus must validate first.
+
+Safety (:mod:`engine.ownership`, :mod:`engine.locks`): ``--out`` must be a new or empty folder or one
+Runecodex made (it carries ``.runecodex-owned.json``, listing the published files); anything else,
+including a file, a device node or a symbolic link, is refused before anything is written. One build
+of a site runs at a time, under a lock the kernel drops when its holder dies (a waiting build says
+what it waits for); Sphinx's workers and the search-index child die with the build.
 """
 
 from __future__ import annotations
@@ -17,19 +23,19 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import fcntl
 import io
 import multiprocessing
 import os
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TextIO
 
+from engine import locks, ownership
 from engine.corpus import Corpus, get_corpus
 from engine.errors import RunecodexError
 
@@ -81,24 +87,38 @@ def _renameat2_exchange(a: Path, b: Path) -> bool:
     return bool(res == 0)
 
 
+def _staging_leftovers(out: Path) -> list[Path]:
+    """Return the ``.NAME-new-PID``/``.NAME-old-PID`` folders a killed build may have left beside *out*."""
+    return sorted(p for p in out.parent.glob(f".{out.name}-*-*")
+                  if p.name.startswith((f".{out.name}-new-", f".{out.name}-old-")))
+
+
 def publish(staged: Path, out: Path) -> None:
-    """Copy *staged* beside *out* and swap it in atomically; the previous site is removed afterwards."""
+    """Copy *staged* beside *out* and swap it in atomically; the previous site is removed afterwards.
+
+    *out* must be new, empty or ours (:func:`engine.ownership.check_dir`); the published folder carries
+    a marker listing its files, and the previous one loses exactly the files its own marker lists.
+    """
+    ownership.check_dir(out, "the site")
     out.parent.mkdir(parents=True, exist_ok=True)
+    for left in _staging_leftovers(out):  # from a build killed while swapping (we hold the lock)
+        ownership.remove_owned(left)
     fresh = out.parent / f".{out.name}-new-{os.getpid()}"
-    if fresh.exists():
-        shutil.rmtree(fresh)
-    shutil.copytree(staged, fresh)
+    ownership.remove_owned(fresh)
+    fresh.mkdir()
+    ownership.write_marker(fresh, "site-staging", tree=True)  # ours even if this process is killed now
+    shutil.copytree(staged, fresh, symlinks=True, dirs_exist_ok=True)
+    ownership.write_marker(fresh, "site", (str(p.relative_to(fresh)) for p in fresh.rglob("*")
+                                           if not p.is_dir() or p.is_symlink()))
     if out.is_dir() and not out.is_symlink():
         if _renameat2_exchange(fresh, out):
-            shutil.rmtree(fresh)
+            ownership.remove_owned(fresh)
             return
         old = out.parent / f".{out.name}-old-{os.getpid()}"
         os.replace(out, old)
         os.replace(fresh, out)
-        shutil.rmtree(old)
+        ownership.remove_owned(old)
         return
-    if out.exists() or out.is_symlink():
-        out.unlink()
     os.replace(fresh, out)
 
 
@@ -114,23 +134,14 @@ def build_site(out: Path | None = None, *, fresh: bool = False, jobs: int | None
     """
     started = time.perf_counter()
     out = Path(out) if out is not None else DEFAULT_OUT
-    corpus = get_corpus(rules)  # validate first: a broken corpus fails here, clearly
     cache = cache_dir_for(out)
+    ownership.check_dir(out, "the site")  # a folder of the user's is refused before anything is written
+    ownership.check_dir(cache, "the site's build cache")
+    corpus = get_corpus(rules)  # validate first: a broken corpus fails here, clearly
     cache.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(cache.parent / f".{out.name}.lock"):
+    with locks.exclusive(cache.parent / f".{out.name}.lock", f"another build of {out}"):
         return _build_locked(out, cache, corpus, fresh=fresh, jobs=jobs, search_index=search_index,
                              status=status, pictures=pictures, pages=pages, started=started)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on *path* (one build of a site at a time; others wait)."""
-    with path.open("a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def _build_locked(out: Path, cache: Path, corpus: Corpus, *, fresh: bool, jobs: int | None, search_index: bool,
@@ -142,7 +153,12 @@ def _build_locked(out: Path, cache: Path, corpus: Corpus, *, fresh: bool, jobs: 
 
     stamp = cache / "complete"
     if cache.exists() and (fresh or not stamp.is_file()):
-        shutil.rmtree(cache)  # asked for, or the last build stopped half-way: start clean
+        # asked for, or the last build stopped half-way: start clean (removing only what is ours)
+        left = ownership.remove_owned(cache)
+        if left:
+            raise ownership.OutputRefusedError(f"cannot clear the site's build cache {str(cache)!r}: "
+                                               f"{str(left[0])!r} is not runecodex's", path="output")
+    ownership.claim_dir(cache, "site-cache", "the site's build cache", tree=True)
     srcdir, doctrees, staged = cache / "src", cache / "doctrees", cache / "html"
     for d in (srcdir, doctrees, staged):
         d.mkdir(parents=True, exist_ok=True)
@@ -194,8 +210,9 @@ def _build_search_index(corpus: Corpus, fresh: bool) -> Path | None:
 Indexer = tuple["multiprocessing.process.BaseProcess", "Connection"]
 
 
-def _index_child(corpus: Corpus, fresh: bool, conn: Connection) -> None:
+def _index_child(corpus: Corpus, fresh: bool, conn: Connection, parent: int) -> None:
     """Build the search index in a child process and send back ``("ok", path)`` or ``("error", message)``."""
+    locks.die_with_parent(parent)  # a killed build takes its helper with it
     try:
         built = _build_search_index(corpus, fresh)
         conn.send(("ok", str(built) if built is not None else ""))
@@ -211,7 +228,7 @@ def _start_search_index(corpus: Corpus, fresh: bool) -> Indexer | None:
         return None
     ctx = multiprocessing.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_index_child, args=(corpus, fresh, send), name="runecodex-search-index")
+    proc = ctx.Process(target=_index_child, args=(corpus, fresh, send, os.getpid()), name="runecodex-search-index")
     proc.start()
     send.close()
     return proc, receive

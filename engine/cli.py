@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from engine.corpus import KINDS, Corpus, get_corpus, read_corpus
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError
@@ -182,25 +183,35 @@ def cmd_check(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------------- resolve
 
 def _read_position(path: str) -> Any:
+    from engine import jsoninput
     from engine.errors import UnreadableInputError
 
     try:
         raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise UnreadableInputError(f"cannot read {path!r}: {exc.strerror or exc}", path="") from None
+        raise UnreadableInputError(f"cannot read {path!r}: {(exc.strerror or str(exc)).lower()}", path="") from None
     except UnicodeDecodeError:
         raise UnreadableInputError(f"{path!r} is not UTF-8 text", path="") from None
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise UnreadableInputError(f"not valid JSON: {exc.msg.lower()} at line {exc.lineno} column {exc.colno}",
-                                   path="") from None
+    return jsoninput.parse(raw)
+
+
+def _shown(value: Any, words: Mapping[str, str]) -> str:
+    """Return an outcome value as a player reads it: yes/no, words for coded values, lists joined."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return words.get(value, value)
+    if isinstance(value, list) and all(isinstance(v, str | int) and not isinstance(v, bool) for v in value):
+        return ", ".join(words.get(str(v), str(v)) for v in value) or "none"
+    return json.dumps(value, ensure_ascii=False)
 
 
 @_command("resolve")
 def cmd_resolve(args: argparse.Namespace) -> int:
     """Resolve a position: what happens now, step by step, with the cited paragraphs."""
-    from engine.core import resolve
+    from engine.core import load_situations, resolve
     from engine.errors import UnreadableInputError
 
     try:
@@ -214,7 +225,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         _print_json(ruling.to_json())
         return 0
     corpus = get_corpus()
-    print(f"{corpus.games.get(ruling.game, ruling.game)}: {ruling.situation}"
+    sit = load_situations()[(ruling.game, ruling.situation)]
+    print(textwrap.fill(ruling.summary, _width()))
+    print(f"\n{corpus.games.get(ruling.game, ruling.game)}: {ruling.situation}"
           + ("" if ruling.legal else "  —  NOT LEGAL"))
     for n, step in enumerate(ruling.steps, 1):
         print(textwrap.fill(step.text, _width(), initial_indent=f"{n:>3}. ", subsequent_indent="     "))
@@ -225,11 +238,11 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         print("\nDecisions left to the players:")
         for d in ruling.decisions:
             opts = f" (options: {', '.join(map(str, d.options))})" if d.options else ""
-            print(f"  - {d.who}: choose {d.choose}{opts}  [{', '.join(d.cites)}]")
+            print(f"  - {d.who}: choose {d.choose}{opts}; answer at {d.field}  [{', '.join(d.cites)}]")
     print("\nOutcome:")
     for key, value in ruling.outcome.items():
         if key != "violations":
-            print(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+            print(f"  {sit.label(key)}: {_shown(value, sit.values.get(key, {}))}")
     for v in ruling.outcome.get("violations", []):
         print(f"  violation: {v['message']}  [{', '.join(v['cites'])}]")
     return 0
@@ -258,11 +271,16 @@ def cmd_situations(args: argparse.Namespace) -> int:
 @_command("graph")
 def cmd_graph(args: argparse.Namespace) -> int:
     """Print the glossary graph's statistics, or export a term's neighbourhood (svg, dot, json)."""
+    from engine import ownership
     from engine.graph import graph_command
 
+    if args.output:
+        ownership.check_file(Path(args.output), "the graph")
     status, text = graph_command(get_corpus(), stats=args.stats, list_all=args.all, as_json=args.json,
                                  term=args.term, game=args.game, depth=args.depth, max_nodes=args.max_nodes,
                                  fmt=args.format, output=args.output, base=args.base)
+    if args.output and Path(args.output).is_file():
+        ownership.record_file(Path(args.output))
     sys.stdout.write(text)
     return status
 
@@ -282,10 +300,19 @@ def cmd_build(args: argparse.Namespace) -> int:
 @_command("quickref")
 def cmd_quickref(args: argparse.Namespace) -> int:
     """Write the printable quick reference of a game (PDF or HTML), or list its topics."""
-    from engine.quickref import quickref_command
+    from engine import ownership
+    from engine.quickref import default_output, quickref_command
 
-    return quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
+    target: Path | None = None
+    if not args.list_topics and args.output != "-":
+        fmt = args.format or ("html" if args.output and args.output.lower().endswith((".html", ".htm")) else "pdf")
+        target = Path(args.output) if args.output else default_output(args.game, fmt)
+        ownership.check_file(target, "the quick reference")  # never a file of the user's, a device or a link
+    status = quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
                             output=args.output, list_only=args.list_topics, as_json=args.json)
+    if status == 0 and target is not None and target.is_file():
+        ownership.record_file(target)
+    return status
 
 
 # --------------------------------------------------------------------------------------------- search
@@ -293,9 +320,29 @@ def cmd_quickref(args: argparse.Namespace) -> int:
 @_command("search")
 def cmd_search(args: argparse.Namespace) -> int:
     """Find the paragraphs that answer a question, best first (the contract's JSON with --json)."""
-    from engine.search import search_command
+    from engine import search as search_module
 
-    return search_command(" ".join(args.query), args.game, args.limit, args.json)
+    query = " ".join(args.query)
+    try:
+        return search_module.search_command(query, args.game, args.limit, args.json)
+    except RunecodexError:
+        raise
+    except Exception as exc:  # an index on disk that cannot be read: rebuild it once
+        from engine.search_index import build_index, default_index_dir
+
+        index_dir = default_index_dir()
+        print(f"runecodex: the search index {str(index_dir)!r} is unreadable ({type(exc).__name__}); "
+              "rebuilding it…", file=sys.stderr)
+        build_index(index_dir)
+        getattr(search_module, "_HANDLES", {}).clear()  # forget the handle on the broken index
+    try:
+        return search_module.search_command(query, args.game, args.limit, args.json)
+    except RunecodexError:
+        raise
+    except Exception as exc:  # reported in one line, never a traceback
+        print(f"runecodex: the search index is unreadable even after a rebuild ({type(exc).__name__}: {exc})",
+              file=sys.stderr)
+        return 2
 
 
 @_command("index")
@@ -313,16 +360,76 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the web app with waitress (building the site and search index first when missing)."""
     from webapp.server import serve
 
-    return serve(host=args.host, port=args.port, threads=args.threads, build=not args.no_build)
+    _check_listen(args.host, args.port)
+    try:
+        return serve(host=args.host, port=args.port, threads=args.threads, build=not args.no_build)
+    except OSError as exc:  # e.g. the port was taken between the check and waitress's bind
+        print(f"runecodex: cannot listen on {args.host}:{args.port}: {(exc.strerror or str(exc)).lower()}",
+              file=sys.stderr)
+        return 2
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Raise :class:`UnreadableInputError` unless *host* resolves and *port* is free on it."""
+    import socket
+
+    from engine.errors import UnreadableInputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) and exc.strerror else str(exc)
+        raise UnreadableInputError(f"cannot listen on host {host!r}: {reason.lower()}", path="host") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise UnreadableInputError(f"cannot listen on {host}:{port}: {(exc.strerror or str(exc)).lower()}",
+                                       path="port") from None
+
+
+def _port(text: str) -> int:
+    """Return a TCP port (0 picks a free one) from the command line."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the port must be a number from 0 to 65535, got {text[:40]!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be a number from 0 to 65535, got {value}")
+    return value
+
+
+def _count(low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse type accepting whole numbers from *low* to *high*."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, got {text[:40]!r}") \
+                from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, got {value}")
+        return value
+    return parse
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit 2), naming the command and its help."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``runecodex COMMAND: error: MESSAGE (see --help)`` and exit 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 # --------------------------------------------------------------------------------------------- main
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``runecodex``."""
-    parser = argparse.ArgumentParser(prog="runecodex", description="Rules reference and rulings assistant "
+    parser = _Parser(prog="runecodex", description="Rules reference and rulings assistant "
                                      "for the Terrinoth games.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("rule", help="show one paragraph by id")
     p.add_argument("id")
@@ -355,8 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="with --stats: print JSON")
     p.add_argument("--term", help="export the neighbourhood of this glossary term (or alias)")
     p.add_argument("--game", help="the game whose glossary defines --term")
-    p.add_argument("--depth", type=int, default=2, help="links to follow from the term (default 2)")
-    p.add_argument("--max-nodes", type=int, default=40, help="largest picture (default 40 nodes)")
+    p.add_argument("--depth", type=_count(0, 50), default=2, help="links to follow from the term (default 2)")
+    p.add_argument("--max-nodes", type=_count(1, 5000), default=40, help="largest picture (default 40 nodes)")
     p.add_argument("--format", choices=("svg", "dot", "json"), default="svg")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     p.add_argument("--base", default="/site/", help="URL of the built site the nodes link to (default /site/, "
@@ -365,7 +472,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="build the site and the search index")
     p.add_argument("--out", help="output folder (default build/site/)")
     p.add_argument("--fresh", action="store_true", help="rebuild everything (ignore the incremental cache)")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="parallel Sphinx processes (default: cores)")
+    p.add_argument("-j", "--jobs", type=_count(1, 64), default=None,
+                   help="parallel Sphinx processes (default: cores)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only warnings and the summary")
 
     p = sub.add_parser("quickref", help="write the printable quick reference of a game (PDF or HTML)")
@@ -393,8 +501,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="serve the web app (search, rule pages, boards, JSON API)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--threads", type=int, default=4, help="waitress worker threads (default 4)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--threads", type=_count(1, 256), default=4, help="waitress worker threads (default 4)")
     p.add_argument("--no-build", action="store_true", help="do not build a missing site or search index")
 
     return parser
@@ -407,6 +515,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 0
+    rules_env = os.environ.get("RUNECODEX_RULES")
+    if rules_env and not (Path(rules_env) / "documents.yaml").is_file():
+        print(f"runecodex: RUNECODEX_RULES={rules_env!r} is not a rules folder (it has no documents.yaml)",
+              file=sys.stderr)
+        return 2
     try:
         return _HANDLERS[args.command](args)
     except CorpusError as exc:
@@ -419,6 +532,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. `runecodex list | head`
         return 0
+    except OSError as exc:  # a file or folder the command could not read or write
+        where = f" {exc.filename!r}:" if exc.filename else ""
+        print(f"runecodex:{where} {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("runecodex: the input is nested too deeply", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

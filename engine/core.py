@@ -8,11 +8,13 @@ the trace. :func:`resolve` turns the trace into a :class:`Resolution` (the contr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, TypeVar
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
 from engine.corpus import Corpus, get_corpus
@@ -180,8 +182,8 @@ def summary_of(trace: Trace) -> str:
     "Illegal: <first broken rule>."; an open choice is named when the resolver said nothing else.
     """
     if trace.violations:
-        return "Illegal: " + _sentence(trace.violations[0].message)[0].lower() + _sentence(
-            trace.violations[0].message)[1:]
+        message = trace.violations[0].message.strip()
+        return "Illegal: " + (message if message.endswith((".", "!", "?")) else message + ".")
     if trace.summary:
         return _sentence(trace.summary)
     if trace.decisions:
@@ -195,9 +197,24 @@ def summary_of(trace: Trace) -> str:
 Resolver = Callable[[Mapping[str, Any], Trace, Corpus], Mapping[str, Any]]
 
 
+# An outcome key's label for players: "Army strength", or ("Winner", {"army": "the army", ...}) to also say
+# how its values read.
+Label = str | tuple[str, Mapping[str, str]]
+
+
+def humanize(key: str) -> str:
+    """Return an outcome key as words: ``army_strength`` -> ``Army strength`` (the fallback label)."""
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
 @dataclass(frozen=True)
 class Situation:
-    """A kind of position the engine resolves: its game, name, description, schema and resolver."""
+    """A kind of position the engine resolves: its game, name, description, schema and resolver.
+
+    ``labels`` maps outcome keys to the words a player reads ("Army strength"); ``values`` maps an outcome
+    key's values to words ({"winner": {"army": "The army"}}). Keys without a label read as humanized keys.
+    """
 
     game: str
     name: str
@@ -205,18 +222,68 @@ class Situation:
     schema: Mapping[str, Any]
     resolver: Resolver
     validator: Draft202012Validator = field(compare=False, repr=False)
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False)
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
+
+    def label(self, key: str) -> str:
+        """Return the player's label of an outcome key (a humanized key when none is given)."""
+        return self.labels.get(key) or humanize(key)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the contract's situation listing entry."""
+        """Return the contract's situation listing entry, with outcome labels and value words."""
         return {"game": self.game, "situation": self.name, "description": self.description,
-                "schema": dict(self.schema)}
+                "schema": dict(self.schema), "labels": dict(self.labels),
+                "values": {k: dict(v) for k, v in self.values.items()}}
 
 
 SITUATIONS: dict[tuple[str, str], Situation] = {}
 
+# "integer" means a JSON integer literal: 2.0 or 1e308 are not counts (JSON Schema would accept them)
+_STRICT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+StrictValidator: type[Draft202012Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, type_checker=_STRICT_TYPES)
+# validation stops after this many errors (a huge invalid position costs no more than a small one)
+MAX_ERRORS = 8
+_SIZE_LIMITS = frozenset({"maxItems", "maxLength", "maxProperties"})
 
-def situation(game: str, name: str, schema: Mapping[str, Any]) -> Callable[[Resolver], Resolver]:
-    """Register a resolver for ``game``/``name``; its docstring's first line describes it."""
+SummaryWriter = Callable[[Mapping[str, Any], Mapping[str, Any], Trace], str]
+
+
+def summarized(writer: SummaryWriter) -> Callable[[Resolver], Resolver]:
+    """Wrap a resolver so that, once it has run, *writer(position, outcome, trace)* gives its summary.
+
+    The writer runs only for a legal ruling whose resolver did not call :meth:`Trace.summarize` itself
+    (an illegal ruling always reads "Illegal: <first violation>.").
+    """
+    def wrap(fn: Resolver) -> Resolver:
+        @functools.wraps(fn)
+        def resolver(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> Mapping[str, Any]:
+            out = fn(pos, trace, corpus)
+            if not trace.violations and not trace.summary:
+                trace.summarize(writer(pos, out, trace))
+            return out
+        return resolver
+    return wrap
+
+
+def _split_labels(labels: Mapping[str, Label] | None) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    names: dict[str, str] = {}
+    values: dict[str, dict[str, str]] = {}
+    for key, label in (labels or {}).items():
+        if isinstance(label, str):
+            names[key] = label
+        else:
+            names[key], values[key] = label[0], dict(label[1])
+    return names, values
+
+
+def situation(game: str, name: str, schema: Mapping[str, Any],
+              labels: Mapping[str, Label] | None = None) -> Callable[[Resolver], Resolver]:
+    """Register a resolver for ``game``/``name``; its docstring's first line describes it.
+
+    *labels* (optional) maps outcome keys to player-readable labels, or to (label, {value: words}).
+    """
     full = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{game} {name}",
@@ -229,7 +296,8 @@ def situation(game: str, name: str, schema: Mapping[str, Any]) -> Callable[[Reso
 
     def register(fn: Resolver) -> Resolver:
         doc = (fn.__doc__ or name).strip().splitlines()[0]
-        SITUATIONS[(game, name)] = Situation(game, name, doc, full, fn, Draft202012Validator(full))
+        names, values = _split_labels(labels)
+        SITUATIONS[(game, name)] = Situation(game, name, doc, full, fn, StrictValidator(full), names, values)
         return fn
     return register
 
@@ -242,6 +310,11 @@ def _json_path(error: ValidationError) -> str:
 
 
 def _message(error: ValidationError) -> str:
+    text = _full_message(error)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _full_message(error: ValidationError) -> str:
     v = error.validator
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
@@ -291,7 +364,11 @@ def read_position(position: Any) -> Situation:
 
 
 def _best_error(validator: Draft202012Validator, instance: Any) -> ValidationError | None:
-    errors: list[ValidationError] = list(validator.iter_errors(instance))
+    errors: list[ValidationError] = []
+    for error in islice(validator.iter_errors(instance), MAX_ERRORS):
+        if error.validator in _SIZE_LIMITS:
+            return error  # type: ignore[no-any-return]  # too long: say so at once, without judging every item
+        errors.append(error)
     if not errors:
         return None
     best: ValidationError = min(errors, key=lambda e: (-len(e.absolute_path), str(e.validator)))

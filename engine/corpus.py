@@ -6,10 +6,12 @@ Every consumer (site, search, graph, engine, quick reference, web app) reads the
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
+import json
+import logging
 import os
-import pickle
 import re
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
@@ -26,6 +28,7 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 PARAGRAPH_KEYS = {
     "id", "kind", "title", "text", "source", "terms", "related", "defines", "aliases", "see",
     "amends", "corrected", "clarifies", "facts", "table", "contested", "game", "short", "asked", "note",
+    "printed_names",
 }
 SOURCE_KEYS = {"page", "section", "paragraph", "doc"}
 FILE_KEYS = {"paragraphs", "index"}
@@ -101,6 +104,7 @@ class Paragraph:
     short: str | None = None
     asked: tuple[str, ...] = ()
     note: str | None = None
+    printed_names: tuple[str, ...] = ()
     file: str = ""
     line: int = 0
 
@@ -293,14 +297,41 @@ _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 
 
 class _LineLoader(_BaseLoader):  # type: ignore[valid-type,misc]
-    """A safe YAML loader (libyaml's when present) that records each mapping's line under ``__line__``."""
+    """A safe YAML loader (libyaml's when present) that records each mapping's line under ``__line__``.
+
+    It refuses what a hand-written corpus never needs and a hostile one abuses: duplicate keys (the
+    later one would silently win), anchors and aliases (``&a``/``*a``, the "billion laughs" bomb) and
+    merge keys (``<<``); each is a problem at its file and line.
+    """
+
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """Construct *node*, refusing one met twice: a YAML alias (``*name``; no alias bombs)."""
+        if node in self.constructed_objects or node in self.recursive_objects:
+            raise yaml.constructor.ConstructorError(
+                None, None, "yaml anchors and aliases (&name, *name) are not allowed in the corpus",
+                node.start_mark)
+        return super().construct_object(node, deep=deep)
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    mapping = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            raise yaml.constructor.ConstructorError(
+                None, None, "yaml merge keys (<<) are not allowed in the corpus", key_node.start_mark)
+    mapping: dict[Any, Any] = {}
+    lines: dict[Any, int] = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        try:
+            first = lines.get(key)
+        except TypeError:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be a plain value", key_node.start_mark) from None
+        if first is not None:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (first at line {first})", key_node.start_mark)
+        lines[key] = key_node.start_mark.line + 1
         mapping[key] = loader.construct_object(value_node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
@@ -317,7 +348,34 @@ def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> Any:
         problems.append(Problem(rel, (mark.line + 1) if mark else 0, f"unreadable yaml: {exc.problem}"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         problems.append(Problem(rel, 0, f"unreadable file: {exc}"))
+    except RecursionError:
+        problems.append(Problem(rel, 0, "unreadable yaml: nested too deeply"))
     return None
+
+
+logger = logging.getLogger("runecodex.corpus")
+# editors' lock, swap and backup files: emacs .#x / #x#, vim .x.swp (.swo …), backups x~
+_EDITOR_LEFTOVER = re.compile(r"^(\.#.*|#.*#|.*~|\..*\.sw[a-p])$")
+
+
+def _corpus_files(folder: Path, root: Path) -> list[Path]:
+    """Return the ``*.yaml`` files of *folder*, skipping (with a warning) editors' leftovers and broken links."""
+    if not folder.is_dir():
+        return []
+    chosen = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if _EDITOR_LEFTOVER.match(name):
+            logger.warning("runecodex: skipped %s (an editor's lock or backup file)", path.relative_to(root))
+            continue
+        if not name.endswith(".yaml"):
+            continue
+        if path.is_symlink() and not path.exists():
+            logger.warning("runecodex: skipped %s (a symbolic link to nothing)", path.relative_to(root))
+            continue
+        if path.is_file():
+            chosen.append(path)
+    return chosen
 
 
 def _strip_lines(value: Any) -> Any:
@@ -418,7 +476,7 @@ def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem])
             problems.append(Problem(rel, line, f"{where}: source needs a section or a paragraph"))
         source = Source(doc=doc.key, page=page, section=section, paragraph=para)
     lists = {k: _str_list(raw, k, where, line, problems, rel)
-             for k in ("terms", "related", "defines", "aliases", "amends", "clarifies")}
+             for k in ("terms", "related", "defines", "aliases", "amends", "clarifies", "printed_names")}
     lists["terms"] = tuple(t.lower() for t in lists["terms"])
     lists["defines"] = tuple(t.lower() for t in lists["defines"])
     lists["aliases"] = tuple(t.lower() for t in lists["aliases"])
@@ -470,13 +528,12 @@ def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem])
         see=see, amends=lists["amends"], corrected=corrected, clarifies=lists["clarifies"], facts=facts,
         table=table, contested=contested.strip() if contested else None,
         short=" ".join(short.split()) if short else None, asked=tuple(" ".join(a.split()) for a in asked),
-        note=" ".join(note.split()) if note else None, file=rel, line=line,
+        note=" ".join(note.split()) if note else None, printed_names=lists["printed_names"], file=rel, line=line,
     )
 
 
 def _rule_files(root: Path, doc: Document) -> list[Path]:
-    folder = root / doc.key
-    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    return _corpus_files(root / doc.key, root)
 
 
 def read_corpus(root: Path | None = None) -> tuple[Corpus, list[Problem]]:
@@ -484,7 +541,8 @@ def read_corpus(root: Path | None = None) -> tuple[Corpus, list[Problem]]:
     root = Path(root) if root is not None else default_root()
     problems: list[Problem] = []
     if not (root / "documents.yaml").is_file():
-        problems.append(Problem(str(root), 0, "no documents.yaml: not a rules folder"))
+        env = " (named by RUNECODEX_RULES)" if os.environ.get("RUNECODEX_RULES") else ""
+        problems.append(Problem(str(root), 0, f"no documents.yaml: not a rules folder{env}"))
         return Corpus(root, {}, {}, [], []), problems
     documents, games = _read_documents(root, problems)
     paragraphs: list[Paragraph] = []
@@ -581,11 +639,14 @@ def load_corpus(root: Path | None = None) -> Corpus:
 
 
 def _fingerprint(root: Path) -> str:
-    """Return a digest of the rules files' names, sizes and modification times."""
+    """Return a digest of the rules files' names, sizes and modification times (and of this loader)."""
     h = hashlib.sha256(str(root.resolve()).encode())
     for path in sorted(root.rglob("*.yaml")):
-        st = path.stat()
-        h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+        try:
+            st = path.stat()
+            h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+        except OSError:  # a broken link or a file removed meanwhile: part of the state all the same
+            h.update(f"{path.relative_to(root)}:missing".encode())
     h.update(Path(__file__).read_bytes())  # a new loader invalidates old caches
     return h.hexdigest()[:24]
 
@@ -596,29 +657,162 @@ def cache_dir() -> Path:
     return Path(env) if env else Path(__file__).resolve().parent.parent / "build" / "cache"
 
 
+# --------------------------------------------------------------------------- the parsed-corpus cache
+#
+# JSON, never pickle: a corrupt or planted cache file can at worst be ignored (the corpus is then read
+# from rules/ again), it cannot run code. Every value is type-checked on the way in; the file is keyed
+# by the corpus fingerprint (in its name and its content) and written aside, then renamed into place.
+
+CACHE_FORMAT = 1
+
+
+class _BadCache(ValueError):
+    """The cache file does not hold a corpus of the expected shape."""
+
+
+def _want(value: Any, kind: type) -> Any:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise _BadCache(f"expected {kind}, got {type(value).__name__}")
+    return value
+
+
+def _opt(value: Any, kind: type) -> Any:
+    return None if value is None else _want(value, kind)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(_want(v, str) for v in _want(value, list))
+
+
+def _str_map(value: Any) -> dict[str, str]:
+    return {_want(k, str): _want(v, str) for k, v in _want(value, dict).items()}
+
+
+def _enc(value: Any) -> Any:
+    """Encode a YAML value (``facts``, table cells) so that JSON keeps its types: tagged lists and maps."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, list):
+        return {"l": [_enc(v) for v in value]}
+    if isinstance(value, tuple):
+        return {"t": [_enc(v) for v in value]}
+    if isinstance(value, dict):
+        return {"d": [[_enc(k), _enc(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _dec(value: Any) -> Any:
+    """Invert :func:`_enc`; raise :class:`_BadCache` on anything else."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, items), = value.items()
+        if tag == "l":
+            return [_dec(v) for v in _want(items, list)]
+        if tag == "t":
+            return tuple(_dec(v) for v in _want(items, list))
+        if tag == "d":
+            return {_dec(k): _dec(v) for k, v in _want(items, list)}
+    raise _BadCache("not an encoded value")
+
+
+def _corpus_json(corpus: Corpus, fingerprint: str) -> dict[str, Any]:
+    paragraphs = []
+    for p in corpus:
+        d = dataclasses.asdict(p)
+        d["facts"] = _enc(dict(p.facts))
+        d["table"] = None if p.table is None else {"columns": list(p.table.columns), "rows": _enc(p.table.rows)}
+        paragraphs.append(d)
+    return {"format": CACHE_FORMAT, "fingerprint": fingerprint, "root": str(corpus.root),
+            "games": corpus.games, "documents": [dataclasses.asdict(d) for d in corpus.documents.values()],
+            "paragraphs": paragraphs, "index": [dataclasses.asdict(e) for e in corpus.index]}
+
+
+def _paragraph_from(d: dict[str, Any]) -> Paragraph:
+    src = _want(d["source"], dict)
+    table = _opt(d["table"], dict)
+    return Paragraph(
+        id=_want(d["id"], str), game=_want(d["game"], str), kind=_want(d["kind"], str), title=_want(d["title"], str),
+        text=_want(d["text"], str),
+        source=Source(doc=_want(src["doc"], str), page=_opt(src["page"], int), section=_opt(src["section"], str),
+                      paragraph=_opt(src["paragraph"], str)),
+        terms=_strs(d["terms"]), related=_strs(d["related"]), defines=_strs(d["defines"]),
+        aliases=_strs(d["aliases"]), see=_opt(d["see"], str), amends=_strs(d["amends"]),
+        corrected=_str_map(d["corrected"]), clarifies=_strs(d["clarifies"]), facts=_want(_dec(d["facts"]), dict),
+        table=None if table is None else Table(_strs(table["columns"]),
+                                                tuple(_want(r, tuple) for r in _want(_dec(table["rows"]), tuple))),
+        contested=_opt(d["contested"], str), short=_opt(d["short"], str), asked=_strs(d["asked"]),
+        note=_opt(d["note"], str), printed_names=_strs(d.get("printed_names", [])),
+        file=_want(d["file"], str), line=_want(d["line"], int))
+
+
+def _corpus_from(data: Any, fingerprint: str) -> Corpus:
+    """Rebuild a corpus from its cached JSON; raise :class:`_BadCache` (or a lookup error) when malformed."""
+    _want(data, dict)
+    if data.get("format") != CACHE_FORMAT or data.get("fingerprint") != fingerprint:
+        raise _BadCache("another format or corpus")
+    documents = {}
+    for d in _want(data["documents"], list):
+        _want(d, dict)
+        documents[_want(d["key"], str)] = Document(
+            key=d["key"], game=_want(d["game"], str), prefix=_want(d["prefix"], str), title=_want(d["title"], str),
+            short=_want(d["short"], str), seed=_want(d["seed"], str), locator=_want(d["locator"], str),
+            headings=_want(d["headings"], str), non_rule_sections=_str_map(d["non_rule_sections"]))
+    index = [IndexEntry(doc=_want(e["doc"], str), entry=_want(e["entry"], str), see=_strs(e["see"]),
+                        file=_want(e["file"], str), line=_want(e["line"], int)) for e in _want(data["index"], list)]
+    paragraphs = [_paragraph_from(_want(p, dict)) for p in _want(data["paragraphs"], list)]
+    return Corpus(Path(_want(data["root"], str)), documents, _str_map(data["games"]), paragraphs, index)
+
+
+def _same(a: Corpus, b: Corpus) -> bool:
+    return (a.paragraphs == b.paragraphs and a.documents == b.documents and a.games == b.games
+            and a.index == b.index)
+
+
+def _read_cache(path: Path, fingerprint: str) -> Corpus | None:
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        return _corpus_from(json.loads(path.read_text(encoding="utf-8")), fingerprint)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None  # unreadable, corrupt or planted: read rules/ instead
+
+
+def _write_cache(corpus: Corpus, folder: Path, name: str, fingerprint: str, prefix: str) -> None:
+    from engine import ownership
+
+    try:
+        text = json.dumps(_corpus_json(corpus, fingerprint), ensure_ascii=False, separators=(",", ":"))
+        if not _same(_corpus_from(json.loads(text), fingerprint), corpus):
+            return  # a value JSON cannot carry faithfully: go without a cache
+        ownership.claim_dir(folder, "cache", "the corpus cache")
+        marker = ownership.read_marker(folder) or {"files": [], "kind": "cache", "tree": False}
+        stale = [f for f in marker["files"] if f.startswith(prefix) and f != name]
+        for old in stale:  # earlier caches of this corpus folder, listed as ours
+            (folder / old).unlink(missing_ok=True)
+        files = [f for f in marker["files"] if f not in stale] + [name]
+        ownership.write_marker(folder, str(marker.get("kind", "cache")), files, tree=bool(marker.get("tree")))
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as out:
+            out.write(text)
+        os.replace(out.name, folder / name)
+    except (OSError, ValueError, TypeError, RecursionError):
+        pass  # a read-only checkout, or a cache folder that is not ours: still works, only slower
+
+
 @functools.lru_cache(maxsize=4)
 def _cached(root: str) -> Corpus:
-    """Load a validated corpus, from a pickle of the same files when one exists (written aside, then swapped)."""
+    """Load a validated corpus, from the JSON cache of the same files when one exists."""
     path = Path(root)
     root_key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
-    cache = cache_dir() / f"corpus-{root_key}-{_fingerprint(path)}.pickle"
-    try:
-        with cache.open("rb") as cached:  # our own cache, keyed by the files it was made from
-            loaded = pickle.load(cached)
-        if isinstance(loaded, Corpus):
-            return loaded
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass
+    fingerprint = _fingerprint(path)
+    prefix = f"corpus-{root_key}-"
+    name = f"{prefix}{fingerprint}.json"
+    folder = cache_dir()
+    loaded = _read_cache(folder / name, fingerprint)
+    if loaded is not None:
+        return loaded
     corpus = load_corpus(path)
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        for old in cache.parent.glob(f"corpus-{root_key}-*.pickle"):  # stale caches of this root only
-            old.unlink(missing_ok=True)
-        with tempfile.NamedTemporaryFile(dir=cache.parent, delete=False, suffix=".tmp") as out:
-            pickle.dump(corpus, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(out.name, cache)
-    except OSError:
-        pass  # a read-only checkout still works, only slower
+    _write_cache(corpus, folder, name, fingerprint, prefix)
     return corpus
 
 

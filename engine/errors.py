@@ -37,3 +37,7 @@ class CorpusError(RunecodexError):
         self.problems = list(problems)
         first = str(self.problems[0]) if self.problems else "unknown problem"
         super().__init__(f"the rules corpus has {len(self.problems)} problem(s); first: {first}", path="rules")
+
+
+class OutputRefusedError(RunecodexError):
+    """Raise when a command would write or remove a path it does not own (see :mod:`engine.ownership`)."""

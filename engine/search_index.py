@@ -28,12 +28,10 @@ games, the glossary terms and the query-expansion table.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import re
-import shutil
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -55,6 +53,7 @@ from whoosh.analysis import (
 )
 from whoosh.fields import ID, STORED, TEXT, Schema
 
+from engine import locks, ownership
 from engine.corpus import Corpus, Paragraph, default_root, load_corpus
 from engine.errors import UnreadableInputError
 
@@ -399,13 +398,13 @@ def documents(corpus: Corpus) -> Iterator[dict[str, Any]]:
 
 @contextlib.contextmanager
 def _build_lock(index_dir: Path) -> Iterator[None]:
+    # a folder, file, device or link that is not runecodex's is refused, never renamed or removed
+    ownership.check_link(index_dir, f".{index_dir.name}-gen-", "the search index")
     index_dir.parent.mkdir(parents=True, exist_ok=True)
-    with open(index_dir.parent / f".{index_dir.name}.lock", "a+b") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    # a lock the kernel drops with its holder (never inherited by a forked child); waiting says so
+    with locks.exclusive(index_dir.parent / f".{index_dir.name}.lock",
+                         f"another build of the search index {index_dir}"):
+        yield
 
 
 def _generations(index_dir: Path) -> list[Path]:
@@ -416,8 +415,11 @@ def _swap_in(index_dir: Path, generation: Path) -> None:
     """Point *index_dir* at *generation* with one atomic rename of a fresh symlink."""
     link = index_dir.parent / f".{index_dir.name}.link-{os.getpid()}-{time.time_ns()}"
     link.symlink_to(generation.name)
+    ownership.check_link(index_dir, f".{index_dir.name}-gen-", "the search index")
+    if index_dir.is_dir() and not index_dir.is_symlink() and not any(index_dir.iterdir()):
+        index_dir.rmdir()  # an empty folder: nothing to keep
     if index_dir.exists() and not index_dir.is_symlink():
-        # An index folder from before generations: move it aside first (one-off, not atomic).
+        # An index folder from before generations (ours): move it aside first (one-off, not atomic).
         index_dir.rename(index_dir.parent / f".{index_dir.name}-gen-legacy-{time.time_ns()}")
     os.replace(link, index_dir)
 
@@ -425,9 +427,9 @@ def _swap_in(index_dir: Path, generation: Path) -> None:
 def _prune(index_dir: Path, keep: int = 2) -> None:
     """Delete old generations, keeping the current one and the one before (readers may hold it)."""
     current = index_dir.resolve() if index_dir.is_symlink() else None
-    old = [g for g in _generations(index_dir) if g.resolve() != current]
+    old = [g for g in _generations(index_dir) if g.resolve() != current and ownership.is_owned_dir(g)]
     for g in old[: max(0, len(old) - (keep - 1))]:
-        shutil.rmtree(g, ignore_errors=True)
+        ownership.remove_owned(g)
 
 
 def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
@@ -439,6 +441,7 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     generation = index_dir.parent / f".{index_dir.name}-gen-{digest[:12]}-{time.time_ns()}"
     generation.mkdir()
+    ownership.write_marker(generation, "search-index", tree=True)
     try:
         ix = whoosh_index.create_in(str(generation), schema())
         writer = ix.writer(limitmb=128)
@@ -459,7 +462,7 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
         }
         (generation / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
     except BaseException:
-        shutil.rmtree(generation, ignore_errors=True)
+        ownership.remove_owned(generation)
         raise
     _swap_in(index_dir, generation)
     _prune(index_dir)

@@ -158,9 +158,9 @@ def test_the_parsed_corpus_cache_follows_the_files(make_rules, tmp_path, monkeyp
     root = make_rules(GOOD)
     load = corpus_module._cached.__wrapped__
     first = load(str(root))
-    assert list((tmp_path / "cache").glob("corpus-*.pickle"))
+    assert list((tmp_path / "cache").glob("corpus-*.json"))
     assert load(str(root)).get("ra.turn.1").text == first.get("ra.turn.1").text
     path = root / "rune-age" / "01-terms.yaml"
     path.write_text(path.read_text().replace("he controls.", "he controls, every round."))
     assert load(str(root)).get("ra.turn.1").text.endswith("every round.")
-    assert len(list((tmp_path / "cache").glob("corpus-*.pickle"))) == 1
+    assert len(list((tmp_path / "cache").glob("corpus-*.json"))) == 1

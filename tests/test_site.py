@@ -380,11 +380,12 @@ def test_warnings_fail_the_build(tmp_path: Path) -> None:
 def test_publish_swaps_whole_folders(tmp_path: Path) -> None:
     staged = tmp_path / "staged"
     staged.mkdir()
-    (staged / "index.html").write_text("new")
+    (staged / "index.html").write_text("old")
+    (staged / "stale.html").write_text("old")
     out = tmp_path / "site"
-    out.mkdir()
-    (out / "index.html").write_text("old")
-    (out / "stale.html").write_text("old")
+    publish(staged, out)  # a site published earlier (it carries its manifest)
+    (staged / "stale.html").unlink()
+    (staged / "index.html").write_text("new")
     publish(staged, out)
     assert (out / "index.html").read_text() == "new" and not (out / "stale.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "staged"]

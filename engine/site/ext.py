@@ -3,10 +3,19 @@
 What it adds to Sphinx:
 
 * **Generated pages.** On ``builder-inited`` it lays the corpus out (:mod:`engine.site.layout`) and writes
-  one page spec per page (``*.rcpage``, JSON, see :mod:`engine.site.pages`) into the source folder, which
-  lives in the build tree; hand-written pages (``site/``) are copied beside them. A file is rewritten only
-  when its content changes, so an incremental build re-reads exactly the pages whose content changed.
-  The ``rcpage`` parser turns a spec into a doctree; rules text stays text (never markup).
+  one page spec per page (``*.rcpage``, JSON, see :mod:`engine.site.pages`) into the source folder;
+  hand-written pages (``site/``) are copied beside them. A file is rewritten only when its content
+  changes, so an incremental build re-reads exactly the pages whose content changed. The ``rcpage``
+  parser turns a spec into a doctree; rules text stays text (never markup).
+* **Own only what it writes.** The source folder carries a manifest (``.runecodex-owned.json``, see
+  :mod:`engine.ownership`) listing every file the extension wrote; a later build removes only listed
+  files it no longer needs, never anything else. A source folder that is not empty and has no manifest
+  is refused. When Sphinx is run on the repository root itself (``sphinx-build -M html . _build``, the
+  Sphinx convention), the extension moves the source folder to ``runecodex_srcdir`` (default
+  ``site/_generated``, git-ignored) on ``config-inited``, so the root's other files are never read,
+  written or removed: the result is the same site as ``runecodex build``.
+* **Workers die with the build.** Sphinx's parallel workers ask the kernel to kill them when the build
+  process dies (:func:`engine.locks.die_with_parent`), so a killed build leaves no orphans behind.
 * **The ``rc`` domain** holds, per document, every paragraph anchor (``rwm.10.9`` -> page) and every
   glossary page, with ``clear_doc``/``merge_domaindata`` so incremental and parallel builds work.
 * **The ``{rule}`` role** (also ``rc:rule``): ``{rule}`rwm.10.9``` or ``{rule}`the attack <rwm.10>```
@@ -46,10 +55,12 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 from sphinx.writers.html5 import HTML5Translator
 
+from engine.errors import OutputRefusedError
+
 logger = logging.getLogger(__name__)
 
 SUFFIX = ".rcpage"
-MANIFEST = ".runecodex-generated.json"
+MANIFEST_KIND = "sphinx-sources"
 
 
 # ------------------------------------------------------------------------------------------ nodes
@@ -508,14 +519,18 @@ def generate_sources(srcdir: Path, pages_dir: Path | None, rules: Path | None, c
                      pictures: bool = True) -> dict[str, Any]:
     """Write every generated page (and copies of the hand-written ones) into *srcdir*; return counts.
 
-    Files are rewritten only when their content changes and files left from earlier builds are removed,
-    so Sphinx's incremental build re-reads exactly the changed pages.
+    Files are rewritten only when their content changes. Files this function wrote in an earlier build
+    (listed in the folder's manifest) and no longer needed are removed, and nothing else: a source
+    folder that is not empty and carries no manifest of ours is refused
+    (:class:`~engine.errors.OutputRefusedError`).
     """
     from engine import graph as G
+    from engine import ownership
     from engine.corpus import get_corpus
     from engine.site.layout import SiteLayout
     from engine.site.pages import PageBuilder, inline_svg
 
+    ownership.check_dir(srcdir, "the generated site sources")
     corpus = get_corpus(rules)
     layout = SiteLayout.from_corpus(corpus)
     rules_registry = G.engine_rules()
@@ -534,29 +549,42 @@ def generate_sources(srcdir: Path, pages_dir: Path | None, rules: Path | None, c
             rel = path.relative_to(pages_dir)
             if path.is_file() and not any(part.startswith(("_", ".")) for part in rel.parts):
                 wanted[srcdir / rel] = path.read_text(encoding="utf-8")
+    srcdir.mkdir(parents=True, exist_ok=True)
+    marker = ownership.read_marker(srcdir)
+    previous = set(marker["files"]) if marker else set()
+    if marker is None and ownership.is_in_build_tree(srcdir):  # a source folder from before manifests
+        previous = {str(p.relative_to(srcdir)) for p in srcdir.rglob("*") if p.is_file() or p.is_symlink()}
+    listed = {str(path.relative_to(srcdir)) for path in wanted}
+    # the manifest lists old and new files before anything is written, so a build killed half-way
+    # still knows every file it may have made
+    ownership.write_marker(srcdir, MANIFEST_KIND, listed | previous)
     written = sum(_write_if_changed(path, content) for path, content in wanted.items())
     structure = [(doc, spec["title"], spec.get("toctree", [])) for doc, spec in sorted(pages.items())]
     structure += [(str(path), hashlib.sha256(content.encode()).hexdigest(), [])
                   for path, content in sorted(wanted.items()) if path.suffix != SUFFIX]
     signature = hashlib.sha256(json.dumps(structure).encode()).hexdigest()
     removed = 0
-    for path in sorted(srcdir.rglob("*"), reverse=True):
-        if path.is_file() and path not in wanted:
-            path.unlink()
-            removed += 1
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-    _write_if_changed(srcdir.parent / (srcdir.name + MANIFEST),
-                      json.dumps({"pages": len(pages), "ids": layout.ids()}, sort_keys=True))
+    for rel in sorted(previous - listed - {ownership.MARKER}):
+        path = srcdir / rel
+        if ".." in Path(rel).parts or Path(rel).is_absolute() or not path.is_file() or path.is_symlink():
+            continue
+        path.unlink()
+        removed += 1
+        for parent in path.parents:  # folders emptied by the removal
+            if parent == srcdir or srcdir not in parent.parents or any(parent.iterdir()):
+                break
+            parent.rmdir()
+    ownership.write_marker(srcdir, MANIFEST_KIND, listed)
     return {"pages": len(wanted), "written": written, "removed": removed, "pictures": len(svgs),
             "signature": signature}
 
 
 def _cached_svgs(sources: Mapping[str, str], cache: Path) -> dict[str, str]:
     """Return ``{key: svg}``, laying out with Graphviz only the DOT sources not seen before."""
+    from engine import ownership
     from engine.graph import render_svgs
 
-    cache.mkdir(parents=True, exist_ok=True)
+    ownership.claim_dir(cache, "graph-cache", "the graph picture cache", tree=True)
     digest = {key: hashlib.sha256(src.encode()).hexdigest()[:24] for key, src in sources.items()}
     missing = [key for key in sources if not (cache / f"{digest[key]}.svg").is_file()]
     # one dot process per batch: starting dot costs more than laying out one small graph
@@ -571,6 +599,26 @@ def _cached_svgs(sources: Mapping[str, str], cache: Path) -> dict[str, str]:
     return {key: (cache / f"{digest[key]}.svg").read_text(encoding="utf-8") for key in sources}
 
 
+def _own_srcdir(app: Sphinx, config: Any) -> None:
+    """Move the source folder off the repository root to ``runecodex_srcdir`` (``config-inited``).
+
+    ``sphinx-build -M html . _build`` names the folder of ``conf.py`` as the source folder: the pages
+    are then generated into ``runecodex_srcdir`` (``site/_generated``, git-ignored) and Sphinx reads
+    only that folder, so no other file of the checkout is read, written or removed.
+    """
+    if not config.runecodex_generate:
+        return
+    if Path(app.srcdir).resolve() == Path(app.confdir).resolve():
+        from engine import ownership
+
+        target = Path(app.confdir) / config.runecodex_srcdir
+        try:
+            ownership.claim_dir(target, MANIFEST_KIND, "the generated site sources")
+        except OutputRefusedError as exc:
+            raise ExtensionError(f"runecodex: {exc.message}") from None
+        app.srcdir = target
+
+
 def _generate(app: Sphinx) -> None:
     """Write the generated page sources into the source folder (``builder-inited``)."""
     if not app.config.runecodex_generate:
@@ -581,8 +629,11 @@ def _generate(app: Sphinx) -> None:
         raise ExtensionError("runecodex: the source folder must be in the build tree, not the hand-written "
                              f"pages folder {pages_dir}")
     rules = Path(app.config.runecodex_rules) if app.config.runecodex_rules else None
-    counts = generate_sources(Path(app.srcdir), pages_dir, rules, Path(app.doctreedir) / "runecodex-graphs",
-                              pictures=app.config.runecodex_graph_pictures)
+    try:
+        counts = generate_sources(Path(app.srcdir), pages_dir, rules, Path(app.doctreedir) / "runecodex-graphs",
+                                  pictures=app.config.runecodex_graph_pictures)
+    except OutputRefusedError as exc:
+        raise ExtensionError(f"runecodex: {exc.message}") from None
     logger.info("runecodex: %d pages (%d written, %d removed), %d graph pictures",
                 counts["pages"], counts["written"], counts["removed"], counts["pictures"])
     # a page added, removed or renamed changes every page's navigation: then re-read everything
@@ -611,12 +662,38 @@ def _write_ids(app: Sphinx, exception: BaseException | None) -> None:
     Path(app.outdir, "ids.json").write_text(json.dumps(ids, ensure_ascii=False, indent=0), encoding="utf-8")
 
 
+def _workers_die_with_parent() -> None:
+    """Make Sphinx's parallel workers die with the process that forked them (once per process)."""
+    from sphinx.util import parallel
+
+    from engine.locks import die_with_parent
+
+    tasks = parallel.ParallelTasks
+    if getattr(tasks, "_runecodex_guarded", False):
+        return
+    init, process = tasks.__init__, tasks._process
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self._runecodex_parent = os.getpid()
+
+    def _process(self: Any, pipe: Any, func: Any, arg: Any) -> None:
+        die_with_parent(getattr(self, "_runecodex_parent", None))
+        process(self, pipe, func, arg)
+
+    tasks.__init__ = __init__  # type: ignore[method-assign]
+    tasks._process = _process  # type: ignore[method-assign]
+    tasks._runecodex_guarded = True  # type: ignore[attr-defined]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the domain, role, parser, nodes and events of the Runecodex site."""
     app.add_config_value("runecodex_generate", True, "env", bool)
     app.add_config_value("runecodex_rules", "", "env", str)
     app.add_config_value("runecodex_pages", "site", "env", str)
     app.add_config_value("runecodex_graph_pictures", True, "env", bool)
+    app.add_config_value("runecodex_srcdir", "site/_generated", "env", str)
+    _workers_die_with_parent()
     app.add_domain(RunecodexDomain)
     app.add_role("rule", RuleRole())
     app.add_source_suffix(SUFFIX, "rcpage")
@@ -624,6 +701,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(rc_ref, html=(_visit_ref_fallback, _depart_ref_fallback))
     app.add_node(rc_details, html=(_visit_details, _depart_details))
     app.add_node(rc_summary, html=(_visit_summary, _depart_summary))
+    app.connect("config-inited", _own_srcdir, priority=100)
     app.connect("builder-inited", _generate)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _collect)
