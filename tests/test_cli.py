@@ -72,7 +72,7 @@ def test_list_filters_by_game_and_kind(corpus, capsys):
     assert main(["list", "--game", "rune-age", "--kind", "faq", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)["paragraphs"]
     assert listed and all(p["kind"] == "faq" and p["game"] == "rune-age" for p in listed)
-    assert set(listed[0]) == {"id", "game", "kind", "title", "text", "source"}
+    assert set(listed[0]) == {"id", "game", "kind", "title", "text", "short", "asked", "source"}
 
 
 def test_list_unknown_game_is_exit_2(capsys):
