@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from engine import render
 from engine.corpus import KINDS, Corpus, get_corpus, read_corpus
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError
 
@@ -69,10 +70,12 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if data["amended_by"]:
         print(f"  AMENDED by {', '.join(data['amended_by'])}: corrected text shown")
     print()
-    print(_wrap(data["text"]))
+    if data.get("short"):
+        print(_wrap("In one line: " + data["short"]))
+    print(render.to_text(data["text"], _width(), indent="  "))
     if "original_text" in data:
         print("\n  Original (before errata):")
-        print(_wrap(data["original_text"], "    "))
+        print(render.to_text(data["original_text"], _width(), indent="    "))
     if data.get("table"):
         table = data["table"]
         print("\n  " + " | ".join(table["columns"]))

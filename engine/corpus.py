@@ -28,7 +28,7 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 PARAGRAPH_KEYS = {
     "id", "kind", "title", "text", "source", "terms", "related", "defines", "aliases", "see",
     "amends", "corrected", "clarifies", "facts", "table", "contested", "game", "short", "asked", "note",
-    "printed_names",
+    "printed_names", "corrected_facts", "corrected_table", "unaffected", "summarizes",
 }
 SOURCE_KEYS = {"page", "section", "paragraph", "doc"}
 FILE_KEYS = {"paragraphs", "index"}
@@ -105,6 +105,10 @@ class Paragraph:
     asked: tuple[str, ...] = ()
     note: str | None = None
     printed_names: tuple[str, ...] = ()
+    corrected_facts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    corrected_table: Mapping[str, Table] = field(default_factory=dict)
+    unaffected: tuple[str, ...] = ()
+    summarizes: tuple[str, ...] = ()
     file: str = ""
     line: int = 0
 
@@ -209,11 +213,29 @@ class Corpus:
         return self.paragraphs[gid] if gid else None
 
     def fact(self, pid: str, name: str) -> Any:
-        """Return the named fact of paragraph *pid* (numbers live in ``rules/``, not in code)."""
-        facts = self.get(pid).facts
+        """Return the named fact of paragraph *pid* (numbers live in ``rules/``, not in code), as corrected."""
+        facts = self.facts_of(pid)
         if name not in facts:
             raise KeyError(f"paragraph {pid!r} has no fact {name!r}")
         return facts[name]
+
+    def facts_of(self, pid: str) -> Mapping[str, Any]:
+        """Return the facts of *pid* with every erratum's ``corrected_facts`` for it laid over them."""
+        p = self.get(pid)
+        merged: dict[str, Any] | None = None
+        for eid in self.amended_by.get(pid, ()):
+            fix = self.paragraphs[eid].corrected_facts.get(pid)
+            if fix:
+                merged = {**(merged if merged is not None else p.facts), **fix}
+        return p.facts if merged is None else merged
+
+    def table_of(self, pid: str) -> Table | None:
+        """Return the table of *pid*: an erratum's ``corrected_table`` for it when one exists."""
+        for eid in self.amended_by.get(pid, ()):
+            fix = self.paragraphs[eid].corrected_table.get(pid)
+            if fix is not None:
+                return fix
+        return self.get(pid).table
 
     def locator(self, pid: str) -> str:
         """Return a human locator such as ``Rules Reference 10.9`` or ``Rulebook p. 12, Conduct a Siege``."""
@@ -264,10 +286,22 @@ class Corpus:
             out["see"] = p.see
         if p.corrected:
             out["corrected"] = dict(p.corrected)
-        if p.facts:
-            out["facts"] = dict(p.facts)
-        if p.table:
-            out["table"] = p.table.to_json()
+        facts, table = self.facts_of(p.id), self.table_of(p.id)
+        if facts:
+            out["facts"] = dict(facts)
+        if p.facts and facts != p.facts:
+            out["original_facts"] = dict(p.facts)
+        if table:
+            out["table"] = table.to_json()
+        if p.table and table != p.table:
+            out["original_table"] = p.table.to_json()
+        if p.corrected_facts:
+            out["corrected_facts"] = {k: dict(v) for k, v in p.corrected_facts.items()}
+        if p.corrected_table:
+            out["corrected_table"] = {k: t.to_json() for k, t in p.corrected_table.items()}
+        for key in ("unaffected", "summarizes", "printed_names"):
+            if getattr(p, key):
+                out[key] = list(getattr(p, key))
         if p.contested:
             out["contested"] = p.contested
         if p.note:
@@ -279,7 +313,8 @@ class Corpus:
         entry = self._entries.get(pid)
         if entry is None:
             p = self.get(pid)
-            entry = {"title": p.title, "kind": p.kind, "source": p.source.to_json(), "locator": self.locator(pid)}
+            entry = {"title": p.title, "kind": p.kind, "short": p.short, "source": p.source.to_json(),
+                     "locator": self.locator(pid)}
             self._entries[pid] = entry
         return dict(entry)
 
@@ -476,7 +511,8 @@ def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem])
             problems.append(Problem(rel, line, f"{where}: source needs a section or a paragraph"))
         source = Source(doc=doc.key, page=page, section=section, paragraph=para)
     lists = {k: _str_list(raw, k, where, line, problems, rel)
-             for k in ("terms", "related", "defines", "aliases", "amends", "clarifies", "printed_names")}
+             for k in ("terms", "related", "defines", "aliases", "amends", "clarifies", "printed_names", "unaffected",
+                       "summarizes")}
     lists["terms"] = tuple(t.lower() for t in lists["terms"])
     lists["defines"] = tuple(t.lower() for t in lists["defines"])
     lists["aliases"] = tuple(t.lower() for t in lists["aliases"])
@@ -494,13 +530,20 @@ def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem])
         facts = {}
     table = None
     if raw.get("table") is not None:
-        t = _strip_lines(raw["table"])
-        cols, rows = (t.get("columns"), t.get("rows")) if isinstance(t, dict) else (None, None)
-        if not isinstance(cols, list) or not isinstance(rows, list) or not all(
-                isinstance(r, list) and len(r) == len(cols) for r in rows):
-            problems.append(Problem(rel, line, f"{where}: table needs columns and rows of the same width"))
-        else:
-            table = Table(tuple(str(c) for c in cols), tuple(tuple(r) for r in rows))
+        table = _read_table(_strip_lines(raw["table"]), f"{where}: table", rel, line, problems)
+    corrected_facts = _strip_lines(raw.get("corrected_facts") or {})
+    if not isinstance(corrected_facts, dict) or not all(isinstance(v, dict) for v in corrected_facts.values()):
+        problems.append(Problem(rel, line, f"{where}: corrected_facts must map ids to facts mappings"))
+        corrected_facts = {}
+    corrected_table: dict[str, Table] = {}
+    raw_tables = _strip_lines(raw.get("corrected_table") or {})
+    if not isinstance(raw_tables, dict):
+        problems.append(Problem(rel, line, f"{where}: corrected_table must map ids to tables"))
+        raw_tables = {}
+    for target, t in raw_tables.items():
+        fixed = _read_table(t, f"{where}: corrected_table.{target}", rel, line, problems)
+        if fixed is not None:
+            corrected_table[str(target)] = fixed
     contested = raw.get("contested")
     if contested is not None and not (isinstance(contested, str) and contested.strip()):
         problems.append(Problem(rel, line, f"{where}: contested must be a non-empty note"))
@@ -528,8 +571,19 @@ def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem])
         see=see, amends=lists["amends"], corrected=corrected, clarifies=lists["clarifies"], facts=facts,
         table=table, contested=contested.strip() if contested else None,
         short=" ".join(short.split()) if short else None, asked=tuple(" ".join(a.split()) for a in asked),
-        note=" ".join(note.split()) if note else None, printed_names=lists["printed_names"], file=rel, line=line,
+        note=" ".join(note.split()) if note else None, printed_names=lists["printed_names"],
+        corrected_facts=corrected_facts, corrected_table=corrected_table, unaffected=lists["unaffected"],
+        summarizes=lists["summarizes"], file=rel, line=line,
     )
+
+
+def _read_table(t: Any, where: str, rel: str, line: int, problems: list[Problem]) -> Table | None:
+    cols, rows = (t.get("columns"), t.get("rows")) if isinstance(t, dict) else (None, None)
+    if not isinstance(cols, list) or not isinstance(rows, list) or not all(
+            isinstance(r, list) and len(r) == len(cols) for r in rows):
+        problems.append(Problem(rel, line, f"{where} needs columns and rows of the same width"))
+        return None
+    return Table(tuple(str(c) for c in cols), tuple(tuple(r) for r in rows))
 
 
 def _rule_files(root: Path, doc: Document) -> list[Path]:
@@ -578,7 +632,23 @@ def read_corpus(root: Path | None = None) -> tuple[Corpus, list[Problem]]:
                 see = _str_list(entry, "see", f"index {entry['entry']!r}", line, problems, rel)
                 index.append(IndexEntry(doc.key, entry["entry"], see, rel, line))
     _check_links(paragraphs, index, problems)
+    _check_facts(root, paragraphs, problems)
     return Corpus(root, documents, games, _unique(paragraphs), index), problems
+
+
+def _check_facts(root: Path, paragraphs: list[Paragraph], problems: list[Problem]) -> None:
+    """Check every ``facts`` and ``corrected_facts`` against ``rules/facts.yaml`` (see :mod:`engine.facts`)."""
+    from engine import facts as fact_schema
+
+    def report(line: int, message: str) -> None:
+        problems.append(Problem(fact_schema.SCHEMA_FILE, line, message))
+
+    schema = fact_schema.read_schema(root, report)
+    for p in paragraphs:
+        found = fact_schema.check_facts(p.facts, schema, f"{p.id}.facts")
+        for target, fix in p.corrected_facts.items():
+            found += fact_schema.check_facts(fix, schema, f"{p.id}.corrected_facts.{target}")
+        problems.extend(Problem(p.file, p.line, message) for message in found)
 
 
 def _unique(paragraphs: list[Paragraph]) -> list[Paragraph]:
@@ -617,9 +687,13 @@ def _check_links(paragraphs: list[Paragraph], index: list[IndexEntry], problems:
                     problems.append(Problem(p.file, p.line, f"{p.id}.{key}: unknown id {target!r}"))
         if p.see and p.see not in first:
             problems.append(Problem(p.file, p.line, f"{p.id}.see: unknown id {p.see!r}"))
-        for target in p.corrected:
-            if target not in p.amends:
-                problems.append(Problem(p.file, p.line, f"{p.id}.corrected: {target!r} is not in amends"))
+        for key in ("corrected", "corrected_facts", "corrected_table", "unaffected"):
+            for target in getattr(p, key):
+                if target not in p.amends:
+                    problems.append(Problem(p.file, p.line, f"{p.id}.{key}: {target!r} is not in amends"))
+        for target in p.summarizes:
+            if target not in first:
+                problems.append(Problem(p.file, p.line, f"{p.id}.summarizes: unknown id {target!r}"))
         for term in p.terms:
             if (p.game, term) not in terms:
                 problems.append(Problem(p.file, p.line,
@@ -722,6 +796,9 @@ def _corpus_json(corpus: Corpus, fingerprint: str) -> dict[str, Any]:
         d = dataclasses.asdict(p)
         d["facts"] = _enc(dict(p.facts))
         d["table"] = None if p.table is None else {"columns": list(p.table.columns), "rows": _enc(p.table.rows)}
+        d["corrected_facts"] = _enc({k: dict(v) for k, v in p.corrected_facts.items()})
+        d["corrected_table"] = {k: {"columns": list(t.columns), "rows": _enc(t.rows)}
+                                for k, t in p.corrected_table.items()}
         paragraphs.append(d)
     return {"format": CACHE_FORMAT, "fingerprint": fingerprint, "root": str(corpus.root),
             "games": corpus.games, "documents": [dataclasses.asdict(d) for d in corpus.documents.values()],
@@ -743,6 +820,11 @@ def _paragraph_from(d: dict[str, Any]) -> Paragraph:
                                                 tuple(_want(r, tuple) for r in _want(_dec(table["rows"]), tuple))),
         contested=_opt(d["contested"], str), short=_opt(d["short"], str), asked=_strs(d["asked"]),
         note=_opt(d["note"], str), printed_names=_strs(d.get("printed_names", [])),
+        corrected_facts=_want(_dec(d.get("corrected_facts", {"d": []})), dict),
+        corrected_table={_want(k, str): Table(_strs(t["columns"]), tuple(_want(r, tuple) for r in
+                                                                       _want(_dec(t["rows"]), tuple)))
+                         for k, t in _want(d.get("corrected_table", {}), dict).items()},
+        unaffected=_strs(d.get("unaffected", [])), summarizes=_strs(d.get("summarizes", [])),
         file=_want(d["file"], str), line=_want(d["line"], int))
 
 

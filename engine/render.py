@@ -104,12 +104,13 @@ def to_html(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def to_text(text: str, width: int | None = None) -> str:
-    """Return a corpus text as plain text: paragraphs on one line each (or wrapped at *width*), lists marked."""
+def to_text(text: str, width: int | None = None, indent: str = "") -> str:
+    """Return a corpus text as plain text: paragraphs on one line each (or wrapped at *width*), lists marked,
+    every line starting with *indent*."""
     def wrap(s: str, first: str = "", rest: str = "") -> str:
         if not width:
-            return first + s
-        return textwrap.fill(s, width=width, initial_indent=first, subsequent_indent=rest)
+            return indent + first + s
+        return textwrap.fill(s, width=width, initial_indent=indent + first, subsequent_indent=indent + rest)
 
     chunks: list[str] = []
     for b in blocks(text):

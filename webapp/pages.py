@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_from_directory
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from engine import render
 from webapp.api import services
 
 bp = Blueprint("pages", __name__)
@@ -67,7 +68,7 @@ def rule_page(pid: str) -> BaseResponse | str:
             para = corpus.paragraphs.get(i)
             if para is not None:
                 out.append({"id": i, "title": para.title, "kind": para.kind, "locator": corpus.locator(i),
-                            "text": re.sub(r"\n(?!(?:Q|A): )", " ", para.text.strip())})
+                            "short": para.short, "html": Markup(render.to_html(corpus.text_of(i)))})
         return out
 
     pid_ = data["id"]
@@ -78,7 +79,9 @@ def rule_page(pid: str) -> BaseResponse | str:
     about += [q for q, para in corpus.paragraphs.items()
               if pid_ in para.clarifies or pid_ in para.amends]
     return render_template(
-        "pages/rule.html", p=data, game_name=corpus.games.get(data["game"], data["game"]),
+        "pages/rule.html", p=data, text_html=Markup(data["html"]),
+        original_html=Markup(render.to_html(data["original_text"])) if data.get("original_text") else None,
+        game_name=corpus.games.get(data["game"], data["game"]),
         site_url=data["url"] if data["url"].startswith("/site/") else None,
         notes=notes(about), related=entries(data["related"]), subrules=entries(children),
         amends=entries(data["amends"]), clarifies=entries(data["clarifies"]),

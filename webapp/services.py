@@ -1,14 +1,18 @@
-"""Hold what the web app serves from memory: the corpus, situations, site layout and answer caches.
+"""Hold what the web app serves from memory: the corpus version, situations, site layout and answer caches.
 
-Rulings and search answers are pure functions of their input (and of the corpus, which a running
-server loads once), so they are cached as ready-to-send JSON bytes in small LRU caches keyed by the
-canonical JSON of the request. Links to the built site depend on whether ``build/site`` exists; they
-are added per request from a map that is recomputed when the site's ``index.html`` changes.
+Everything version-dependent comes from one :class:`~webapp.snapshot.Snapshot` (corpus + search index +
+fingerprint, see :mod:`webapp.snapshot`); a request pins the snapshot it started with, so all its parts
+agree. Rulings and search answers are pure functions of their input and of that version, so they are
+cached as ready-to-send JSON bytes in LRU caches bounded in bytes (not entries) and keyed by the
+version's fingerprint and the canonical JSON of the request. Links to the built site depend on whether
+``build/site`` exists; they are added per request from a map recomputed when the version or the site's
+``index.html`` changes.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -18,58 +22,93 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import render
 from engine.core import Situation, load_situations, resolve
-from engine.corpus import Corpus, get_corpus
+from engine.corpus import Corpus, default_root
 from engine.errors import UnreadableInputError
+from engine.search_index import default_index_dir
+from webapp.snapshot import Snapshot, Versions
 
 SITE_RECHECK_SECONDS = 2.0
 SCENARIOS = Path(__file__).resolve().parent.parent / "tests" / "scenarios"
 MAX_QUERY = 500
 MAX_LIMIT = 100
 CACHE_MAX_BYTES = 32 * 1024  # larger positions are resolved every time (the caches stay small)
+CACHE_BYTES = 64 * 1024 * 1024  # all answer caches together
+ENTRY_OVERHEAD = 256  # bytes counted per cache entry beyond its key and value (dict slot, tuple, objects)
+MAX_DEPTH = 32  # nesting levels of a position
+MAX_INTEGER = 2**53 - 1  # the largest integer a browser's JSON reads exactly
+_LONG_DIGITS = 17  # integer literals longer than this are not converted at all
+
+
+class ServiceBusyError(Exception):
+    """The answer cannot be given now (503): *retry_after* seconds later it can."""
+
+    def __init__(self, message: str, retry_after: int = 2, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after
+        self.path = path
+
+
+def _key_bytes(key: Hashable) -> int:
+    if isinstance(key, bytes | str):
+        return len(key)
+    if isinstance(key, tuple):
+        return sum(_key_bytes(k) for k in key) + 8 * len(key)
+    return 16
 
 
 class LRU:
-    """Keep the most recently used *size* values (thread-safe)."""
+    """Keep the most recently used values up to *max_bytes* in total (keys and values counted; thread-safe)."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[Hashable, bytes] = OrderedDict()
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._data: OrderedDict[Hashable, tuple[bytes, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._data)
 
     def get_or_make(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
         """Return the cached value of *key*, computing it with *make* on a miss."""
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-                return value
+        value = self.peek(key)
+        if value is not None:
+            return value
         value = make()
-        with self._lock:
-            self._data[key] = value
-            if len(self._data) > self.size:
-                self._data.popitem(last=False)
+        self.put(key, value)
         return value
 
     def peek(self, key: Hashable) -> bytes | None:
         """Return the cached value of *key* (marking it recently used), or ``None``."""
         with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
+            entry = self._data.get(key)
+            if entry is None:
+                return None
+            self._data.move_to_end(key)
+            return entry[0]
 
     def put(self, key: Hashable, value: bytes) -> None:
-        """Store *value* under *key*."""
+        """Store *value* under *key*, dropping the least recently used values beyond the byte budget."""
+        cost = len(value) + _key_bytes(key) + ENTRY_OVERHEAD
+        if cost > self.max_bytes // 4:
+            return  # one entry never takes more than a quarter of the cache
         with self._lock:
-            self._data[key] = value
-            if len(self._data) > self.size:
-                self._data.popitem(last=False)
+            old = self._data.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._data[key] = (value, cost)
+            self.bytes += cost
+            while self.bytes > self.max_bytes and self._data:
+                _, (_, dropped) = self._data.popitem(last=False)
+                self.bytes -= dropped
 
     def clear(self) -> None:
         """Forget every cached value."""
         with self._lock:
             self._data.clear()
+            self.bytes = 0
 
 
 @dataclass(frozen=True)
@@ -79,15 +118,16 @@ class SiteState:
     built: bool
     stamp: float
     urls: Mapping[str, str]
+    version: str = ""
 
     @classmethod
-    def from_dir(cls, site_dir: Path, corpus: Corpus) -> SiteState:
-        """Read the state of the site built into *site_dir* (``index.html`` at its root)."""
+    def from_dir(cls, site_dir: Path, corpus: Corpus, version: str = "") -> SiteState:
+        """Read the state of the site built into *site_dir* (``index.html`` at its root) for *corpus*."""
         index = site_dir / "index.html"
         try:
             stamp = index.stat().st_mtime
         except OSError:
-            return cls(False, 0.0, {})
+            return cls(False, 0.0, {}, version)
         from engine.site.layout import SiteLayout
 
         layout = SiteLayout.from_corpus(corpus)
@@ -98,16 +138,18 @@ class SiteState:
                 pages[page] = (site_dir / f"{page}.html").is_file()
             if pages[page]:
                 urls[pid] = "/site/" + layout.url(pid)
-        return cls(True, stamp, urls)
+        return cls(True, stamp, urls, version)
 
 
 @dataclass
 class Services:
-    """The app's in-process engine: cached rulings, searches and paragraph pages."""
+    """The app's in-process engine: the served corpus version, cached rulings, searches and paragraphs."""
 
     site_dir: Path
     index_dir: Path | None = None
-    cache_size: int = 2048
+    cache_bytes: int = CACHE_BYTES
+    rules_dir: Path | None = None
+    versions: Versions = field(init=False)
     _resolve_cache: LRU = field(init=False)
     _search_cache: LRU = field(init=False)
     _rule_cache: LRU = field(init=False)
@@ -118,17 +160,35 @@ class Services:
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def __post_init__(self) -> None:
-        self._resolve_cache = LRU(self.cache_size)
-        self._search_cache = LRU(self.cache_size)
-        self._rule_cache = LRU(self.cache_size)
-        self._raw_cache = LRU(self.cache_size)
+        self._resolve_cache = LRU(self.cache_bytes * 3 // 8)
+        self._raw_cache = LRU(self.cache_bytes * 3 // 8)
+        self._search_cache = LRU(self.cache_bytes // 8)
+        self._rule_cache = LRU(self.cache_bytes // 8)
+        self.versions = Versions(self.rules_dir or default_root(), self.index_dir or default_index_dir())
+        self.versions.on_switch(self._switched)
 
-    # ------------------------------------------------------------------ corpus, situations, site
+    def _switched(self, snap: Snapshot) -> None:
+        """Drop the answers of older versions (their keys can no longer match)."""
+        for cache in (self._resolve_cache, self._raw_cache, self._search_cache, self._rule_cache):
+            cache.clear()
+
+    # ------------------------------------------------------------------ version, corpus, situations, site
+
+    def snapshot(self) -> Snapshot:
+        """Return the version this request uses (pinned for the whole request), else the current one."""
+        from flask import g, has_request_context
+
+        if has_request_context():
+            pinned: Snapshot | None = g.get("runecodex_snapshot")
+            if pinned is None:
+                pinned = g.runecodex_snapshot = self.versions.current()
+            return pinned
+        return self.versions.current()
 
     @property
     def corpus(self) -> Corpus:
-        """Return the corpus (loaded once per process)."""
-        return get_corpus()
+        """Return the corpus of the version being served."""
+        return self.snapshot().corpus
 
     def situations(self) -> list[Situation]:
         """Return every registered situation, by game then name."""
@@ -151,24 +211,32 @@ class Services:
         return self._examples
 
     def site(self) -> SiteState:
-        """Return the built site's state, re-read when its ``index.html`` changes."""
+        """Return the built site's state for the served version, re-read when its ``index.html`` changes."""
+        snap = self.snapshot()
         now = time.monotonic()
         current = self._site
-        if current is not None and now - self._site_checked < SITE_RECHECK_SECONDS:
+        if (current is not None and current.version == snap.version
+                and now - self._site_checked < SITE_RECHECK_SECONDS):
             return current
         with self._lock:
             try:
                 stamp = (self.site_dir / "index.html").stat().st_mtime
             except OSError:
                 stamp = 0.0
-            if self._site is None or self._site.stamp != stamp or self._site.built != bool(stamp):
-                self._site = SiteState.from_dir(self.site_dir, self.corpus)
+            site = self._site
+            if (site is None or site.stamp != stamp or site.built != bool(stamp)
+                    or site.version != snap.version):
+                site = self._site = SiteState.from_dir(self.site_dir, snap.corpus, snap.version)
             self._site_checked = now
-            return self._site
+            return site
 
     def link(self, pid: str) -> str:
         """Return where to read paragraph *pid*: its place in the built site, else ``/rules/<id>``."""
         return self.site().urls.get(pid) or f"/rules/{pid}"
+
+    def _stamp(self) -> tuple[str, float]:
+        """Return what every cached answer depends on: the corpus version and the site's state."""
+        return self.snapshot().version, self.site().stamp
 
     # ------------------------------------------------------------------ answers
 
@@ -176,30 +244,36 @@ class Services:
         """Return the ruling of a JSON position (UTF-8 bytes) as JSON bytes, with ``links`` for each cite."""
         if len(body) > CACHE_MAX_BYTES:
             return self._resolve_parsed(body)
-        stamp = self.site().stamp
-        return self._raw_cache.get_or_make(("resolve", body, stamp), lambda: self._resolve_parsed(body))
+        return self._raw_cache.get_or_make(("resolve", body, self._stamp()), lambda: self._resolve_parsed(body))
 
     def _resolve_parsed(self, body: bytes) -> bytes:
         position = parse_json(body)
         key = canonical(position)
+        snap = self.snapshot()
 
         def make() -> bytes:
-            return json.dumps(resolve(position).to_json(), ensure_ascii=False).encode()
+            return dumps(resolve(position, snap.corpus).to_json())
 
-        ruling = make() if len(key) > CACHE_MAX_BYTES else self._resolve_cache.get_or_make(("r", key), make)
+        ruling = make() if len(key) > CACHE_MAX_BYTES else self._resolve_cache.get_or_make(
+            ("r", snap.version, key), make)
         return self._with_links(ruling)
 
     def cached(self, kind: str, raw: bytes) -> bytes | None:
-        """Return the answer already computed for exactly these request bytes (body or query), if any."""
-        return self._raw_cache.peek((kind, raw, self.site().stamp))
+        """Return the answer already computed for exactly these request bytes (body or query), if any.
+
+        Used outside Flask (the fast path): never loads a version, and never answers during a switch.
+        """
+        snap, site = self.versions.peek(), self._site
+        if snap is None or site is None or site.version != snap.version:
+            return None
+        return self._raw_cache.peek((kind, raw, (snap.version, site.stamp)))
 
     def remember(self, kind: str, raw: bytes, answer: bytes) -> None:
         """Remember the answer to exactly these request bytes (see :meth:`cached`)."""
-        self._raw_cache.put((kind, raw, self.site().stamp), answer)
+        self._raw_cache.put((kind, raw, self._stamp()), answer)
 
     def _with_links(self, ruling: bytes) -> bytes:
-        site = self.site()
-        return self._resolve_cache.get_or_make(("l", ruling, site.stamp),
+        return self._resolve_cache.get_or_make(("l", ruling, self._stamp()),
                                                lambda: _add_links(ruling, self.link))
 
     def search_json(self, query: str, game: str | None, limit: int) -> bytes:
@@ -207,42 +281,124 @@ class Services:
         if len(query) > MAX_QUERY:
             raise UnreadableInputError(
                 f"the query is too long ({len(query)} characters, at most {MAX_QUERY})", path="q")
-        site = self.site()
+        snap = self.snapshot()
 
         def make() -> bytes:
-            from engine.search import search
-
-            if self.index_dir is not None:
-                result = search(query, game, limit, index_dir=self.index_dir).to_json()
-            else:
-                result = search(query, game, limit).to_json()
+            try:
+                snap.index.games()  # opens this thread's searcher on the version's index generation
+            except Exception as exc:
+                self.versions.mark_broken()
+                raise ServiceBusyError("the search index is being rebuilt; try again in a few seconds",
+                                       retry_after=5, path="q") from exc
+            result = snap.index.search(query, game, limit).to_json()
             for hit in result["hits"]:
                 hit["url"] = self.link(hit["id"])
-            return json.dumps(result, ensure_ascii=False).encode()
+            return dumps(result)
 
-        return self._search_cache.get_or_make((" ".join(query.split()), game, limit, site.stamp), make)
+        return self._search_cache.get_or_make((" ".join(query.split()), game, limit, self._stamp()), make)
 
     def rule_json(self, pid: str) -> dict[str, Any]:
         """Return the contract's JSON of paragraph *pid* plus ``url`` (site or fallback page)."""
         from engine.registry import implemented_by
 
-        corpus = self.corpus
+        snap = self.snapshot()
         raw = self._rule_cache.get_or_make(
-            pid, lambda: json.dumps(corpus.to_json(pid, implemented_by(pid)), ensure_ascii=False).encode())
+            (snap.version, pid), lambda: dumps(snap.corpus.to_json(pid, implemented_by(pid))))
         data: dict[str, Any] = json.loads(raw)
+        data["html"] = render.to_html(data["text"])
         data["url"] = self.link(pid)
         data["page"] = f"/rules/{pid}"
         return data
 
     def rule_bytes(self, pid: str) -> bytes:
-        """Return :meth:`rule_json` as JSON bytes (cached per site state)."""
-        stamp = self.site().stamp
-        return self._rule_cache.get_or_make(
-            ("b", pid, stamp), lambda: json.dumps(self.rule_json(pid), ensure_ascii=False).encode())
+        """Return :meth:`rule_json` as JSON bytes (cached per version and site state)."""
+        return self._rule_cache.get_or_make(("b", pid, self._stamp()), lambda: dumps(self.rule_json(pid)))
+
+
+def dumps(value: Any) -> bytes:
+    """Return *value* as UTF-8 JSON bytes (non-finite numbers refused: ``Infinity`` is not JSON)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+class _Bad:
+    """A number the JSON text holds but the app refuses (found by :func:`check_values` with its path)."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _parse_int(text: str) -> int | _Bad:
+    if len(text.lstrip("-")) > _LONG_DIGITS:
+        digits = len(text.lstrip("-"))
+        return _Bad(f"the integer with {digits} digits is too large (at most {MAX_INTEGER})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float | _Bad:
+    value = float(text)
+    if not math.isfinite(value):
+        return _Bad(f"the number {text[:40]} is too large (numbers must be finite)")
+    return value
+
+
+def _parse_constant(text: str) -> _Bad:
+    return _Bad(f"{text} is not a JSON number (numbers must be finite)")
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _join(path: str, part: str | int) -> str:
+    if isinstance(part, int):
+        return f"{path}[{part}]"
+    return f"{path}.{part}" if path else part
+
+
+def check_values(value: Any) -> None:
+    """Refuse what JSON can carry but a position must not: raise :class:`UnreadableInputError` with the path.
+
+    Numbers that are not finite, integers beyond ``MAX_INTEGER``, text with a lone surrogate
+    (``"\\ud800"``: not Unicode, cannot be shown or sent back) and nesting deeper than ``MAX_DEPTH``.
+    Iterative (no recursion), linear in the size of the value.
+    """
+    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            if _has_lone_surrogate(item):
+                raise UnreadableInputError("text must be valid Unicode (it holds a lone surrogate)", path=path)
+        elif isinstance(item, bool) or item is None or isinstance(item, float):
+            continue
+        elif isinstance(item, int):
+            if abs(item) > MAX_INTEGER:
+                raise UnreadableInputError(f"the integer {item} is too large (at most {MAX_INTEGER})", path=path)
+        elif isinstance(item, _Bad):
+            raise UnreadableInputError(item.why, path=path)
+        elif depth >= MAX_DEPTH:
+            raise UnreadableInputError(f"the position is nested too deeply (at most {MAX_DEPTH} levels)",
+                                       path=path)
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if _has_lone_surrogate(key):
+                    raise UnreadableInputError("a field name must be valid Unicode (it holds a lone surrogate)",
+                                               path=path)
+                stack.append((child, _join(path, key), depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, _join(path, i), depth + 1) for i, child in enumerate(item))
 
 
 def parse_json(body: bytes) -> Any:
-    """Return the JSON value of a request body, or raise :class:`UnreadableInputError` (path ``""``)."""
+    """Return the JSON value of a request body, or raise :class:`UnreadableInputError` with the path.
+
+    Malformed JSON is reported at path ``""``; a readable value is then checked by :func:`check_values`.
+    """
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
@@ -250,14 +406,16 @@ def parse_json(body: bytes) -> Any:
     if not text.strip():
         raise UnreadableInputError("the request body is empty: send one JSON position", path="")
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise UnreadableInputError(f"not valid JSON: {exc.msg.lower()} at {where}", path="") from None
     except RecursionError:
         raise UnreadableInputError("not valid JSON: nested too deeply", path="") from None
-    except ValueError as exc:  # e.g. an integer longer than Python reads
+    except ValueError as exc:
         raise UnreadableInputError(f"not valid JSON: {str(exc).lower()}", path="") from None
+    check_values(value)
+    return value
 
 
 def canonical(value: Any) -> str:
@@ -274,7 +432,7 @@ def canonical(value: Any) -> str:
 def _add_links(ruling: bytes, link: Callable[[str], str]) -> bytes:
     data = json.loads(ruling)
     data["links"] = {pid: link(pid) for pid in data.get("cites", [])}
-    return json.dumps(data, ensure_ascii=False).encode()
+    return dumps(data)
 
 
 def site_dir_default() -> Path:

@@ -19,6 +19,7 @@ from typing import Any
 import networkx as nx
 
 from engine import graph as G
+from engine import render
 from engine.corpus import Corpus, Paragraph
 from engine.site.layout import GamePages, SiteLayout
 
@@ -26,8 +27,6 @@ Inline = list[Any]
 Block = dict[str, Any]
 Spec = dict[str, Any]
 
-_LIST_RE = re.compile(r"^\s*[-*]\s+")
-_ENUM_RE = re.compile(r"^\s*\d+[.)]\s+")
 _STEP_KEYS = ("turn_steps", "phases", "season_steps", "round_steps", "activation_steps", "end_phase_steps")
 _STEP_TITLE_RE = re.compile(r"turn|round|season|phase|activation", re.I)
 GRAPH_MAX_NODES = 18
@@ -82,34 +81,17 @@ class TermLinker:
 
 
 def text_blocks(text: str, linker: TermLinker | None, linked: set[str], skip: str | None = None) -> list[Block]:
-    """Return the blocks of a rules text: paragraphs split at blank lines, ``- `` and ``1.`` lists."""
+    """Return the blocks of a rules text as parsed by :mod:`engine.render` (the one reader of corpus text)."""
     def inl(s: str) -> Inline:
-        s = " ".join(s.split())
         return linker.link(s, linked, skip) if linker else [s]
 
-    blocks: list[Block] = []
-    for chunk in re.split(r"\n\s*\n", text.strip()):
-        lines = [ln for ln in chunk.splitlines() if ln.strip()]
-        if not lines:
-            continue
-        for regex, kind in ((_LIST_RE, "bullets"), (_ENUM_RE, "enum")):
-            if regex.match(lines[0]):
-                items: list[str] = []
-                lead: list[str] = []
-                for ln in lines:
-                    if regex.match(ln):
-                        items.append(regex.sub("", ln, count=1))
-                    elif items:
-                        items[-1] += " " + ln.strip()
-                    else:
-                        lead.append(ln)
-                if lead:
-                    blocks.append({"b": "p", "inl": inl(" ".join(lead))})
-                blocks.append({"b": kind, "items": [inl(i) for i in items]})
-                break
+    out: list[Block] = []
+    for b in render.blocks(text):
+        if b.kind == "p":
+            out.append({"b": "p", "inl": inl(b.items[0])})
         else:
-            blocks.append({"b": "p", "inl": inl(" ".join(lines))})
-    return blocks
+            out.append({"b": b.kind, "items": [inl(i) for i in b.items]})
+    return out
 
 
 def _rule(corpus: Corpus, pid: str) -> Inline:
@@ -156,7 +138,17 @@ class PageBuilder:
         if p.id in self.implemented_by:
             meta += [" ", {"t": "badge", "text": "in the engine", "cls": "rc-badge-engine"}]
         blocks: list[Block] = [{"b": "p", "inl": meta, "cls": "rc-meta"}]
+        if p.short:
+            blocks.append({"b": "p", "inl": [{"t": "label", "text": "In one line"}, " ",
+                                             {"t": "strong", "text": p.short}], "cls": "rc-short"})
         blocks += text_blocks(c.text_of(p.id), linker, linked, skip)
+        if p.note:
+            blocks.append({"b": "div", "cls": "rc-note", "blocks": [
+                {"b": "p", "inl": [{"t": "label", "text": "Note"}, " ", p.note]}]})
+        if p.asked:
+            blocks.append({"b": "div", "cls": "rc-asked", "blocks": [
+                {"b": "p", "inl": [{"t": "label", "text": "Players ask"}], "cls": "rc-asked-head"},
+                {"b": "bullets", "items": [[a] for a in p.asked]}]})
         if p.table is not None:
             blocks.append({"b": "table", "columns": list(p.table.columns),
                            "rows": [[str(x) for x in row] for row in p.table.rows]})

@@ -68,7 +68,9 @@ async function show(link) {
       data.kind ? [" ", h("span", {class: `kind kind-${data.kind}`}, data.kind)] : null),
     where ? h("p", {class: "preview-locator"}, where) : null,
     (data.amended_by || []).length ? h("p", {class: "preview-note"}, `Corrected by errata ${data.amended_by.join(", ")}`) : null,
-    data.text ? h("p", {class: "preview-text"}, data.text) : null,
+    data.short ? h("p", {class: "preview-short"}, data.short) : null,
+    // the rule's text as running prose: YAML's line breaks are not the author's (lists read as "a; b")
+    data.text ? h("p", {class: "preview-text"}, data.text.replace(/\s*\n\s*/g, " ")) : null,
     (data.faq || []).length ? h("p", {class: "preview-note faq"}, `FAQ: ${data.faq.length} answer(s) about this rule`) : null,
     h("p", {class: "preview-actions"},
       h("a", {href: link.getAttribute("href"), class: "button small"}, "Open the rule"),
