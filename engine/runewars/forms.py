@@ -1,0 +1,51 @@
+"""Schema parts shared by the Runewars situations added in 0.2: documented form fields and Fate card sections.
+
+The boards build a form from each situation's JSON Schema, so every field here carries a ``title`` (the label),
+a ``description`` (the help text, in our own words) and, where the rules give one, a ``default``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.schema import Schema, integer, obj
+
+CLASSES = ("triangle", "circle", "rectangle", "hexagon")
+EFFECTS = ("special", "rout", "damage")
+
+
+def record(props: Mapping[str, Schema], required: Sequence[str] = ()) -> Schema:
+    """Return a closed object schema of *props* (for property names that are not Python identifiers)."""
+    return {**obj(list(required) or None), "properties": dict(props)}
+
+
+def doc(schema: Schema, title: str, description: str = "", default: Any = ...) -> Schema:
+    """Return *schema* with a form label, a help text and (when given) a default value."""
+    out: Schema = {**schema, "title": title}
+    if description:
+        out["description"] = description
+    if default is not ...:
+        out["default"] = default
+    return out
+
+
+def section(title: str = "Fate card section") -> Schema:
+    """Return the schema of one Fate card section: optional special, rout and damage icons (``{}`` is a miss)."""
+    return doc(obj(special=doc(integer(0, 9), "Special ability icons", default=0),
+                   rout=doc(integer(0, 9), "Rout number", default=0),
+                   damage=doc(integer(0, 9), "Damage number", default=0)),
+               title, "The icons printed in this section; leave every number at 0 for a miss.")
+
+
+def fate_card() -> Schema:
+    """Return the schema of a whole Fate card: its number and its four sections, one per base shape."""
+    card = record({"number": doc(integer(1, 30), "Card number", "The card's unique number, 1 to 30 (optional)."),
+                   **{c: section(f"{c.title()} section") for c in CLASSES}}, list(CLASSES))
+    return doc(card, "Fate card", "One drawn Fate card: the icons in each of its four sections.")
+
+
+def read_section(raw: Any) -> dict[str, int]:
+    """Return a section's special, rout and damage counts (a missing key is 0)."""
+    raw = raw or {}
+    return {k: int(raw.get(k) or 0) for k in EFFECTS}

@@ -1,0 +1,298 @@
+"""Runewars retreats: where a beaten (or otherwise forced) group goes, who picks, and what is lost on the way.
+
+Paragraphs: ``rw.retreats`` (all retreating units go together into 1 adjacent area) with ``.player-units``
+(friendly area first, else empty, else destroyed), ``.neutral`` (unallied neutral units: an uncontrolled area,
+picked by the player on the current player's left, else destroyed), ``.heroes``, ``.routed`` (every retreating
+figure is routed), ``.unit-limit`` (more than 8 of a player's units after retreating: he destroys the excess,
+routed units count) and ``.restrictions`` (movement restrictions apply); ``rw.battles.7c`` with
+``.non-participants`` (units that stayed out of the battle are destroyed) and ``.routed-may-retreat``;
+``rw.heroes-supporting-battles.losing`` (supporting heroes are routed and go with the units, or all to one area
+when no unit retreats); ``rw.allied-units.decisions``; the Frequently Used Terms for friendly, empty and
+uncontrolled areas (see :mod:`engine.runewars.areas`).
+
+Choices we made where the book is silent: a group mixing flying and non-flying units is held back by any border
+one of its units cannot cross (they must all reach the same area); a supporting hero who cannot cross into his
+units' destination goes to another adjacent area he can reach (his owner picks); when the destination is still
+open, ``over_limit`` is given only if it is the same for every allowed area.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Label, Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runewars.areas import MAP, Map, Reach, group_can_cross, retreat_areas
+from engine.runewars.common import FACTIONS, GAME, NAME, SEASON, faction_name, names, plural
+from engine.runewars.forms import doc
+from engine.schema import BOOL, Schema, arr, enum, nullable, obj
+
+UNIT = obj(["id"], id=doc(NAME, "Unit", "A name for the unit, e.g. archer-1."),
+           flying=doc(BOOL, "Flying", "Whether the unit flies (it ignores mountain and water borders).", False),
+           participated=doc(BOOL, "Took part in the battle", "Placed beside the faction sheet in this battle; "
+                            "false for units that stayed in the area, such as units already routed.", True))
+HERO = obj(["id"], id=doc(NAME, "Hero", "The hero's name."),
+           flying=doc(BOOL, "Flying", "Whether the hero flies.", False),
+           supported=doc(BOOL, "Supported the battle", "Placed beside a unit type in step 3 of the battle; heroes "
+                         "that did not support stay where they are.", True))
+GROUP = doc(obj(["kind", "units"],
+                kind=doc(enum("player", "neutral"), "Whose units", "A player's units (allied neutral units "
+                         "included) or unallied neutral units.", "player"),
+                faction=doc(enum(*FACTIONS), "Faction", "The retreating player (for a player's units)."),
+                units=doc(arr(UNIT, max_items=80), "Units", "Every unit of the side in the area."),
+                heroes=doc(arr(HERO, max_items=12), "Heroes", "The side's heroes in the area.", [])),
+            "Retreating group", "The units (and heroes) that must leave the area.")
+HERO_CHOICES: Schema = doc({"type": "object", "additionalProperties": NAME, "maxProperties": 12},
+                           "Hero destinations", "{hero: area} for supporting heroes whose units cannot take them "
+                           "along.")
+SCHEMA: dict[str, Any] = obj(
+    ["from", "group", "map"], extra=True,
+    season=doc(SEASON, "Season", "The current season (in winter water borders do not count).", "spring"),
+    current_player=doc(enum(*FACTIONS), "Current player", "The faction resolving its Order card (the player on "
+                       "its left chooses for unallied neutral units)."),
+    group=GROUP,
+    map=MAP,
+    destination=doc(nullable(NAME), "Destination", "The area the units retreat to, when several are allowed.",
+                    None),
+    heroes=HERO_CHOICES,
+)
+SCHEMA["properties"]["from"] = doc(NAME, "Area left", "The area the group must leave.")  # "from" is a keyword
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A retreating unit or hero: its id, whether it flies, and whether it took part (units) or supported
+    (heroes)."""
+
+    id: str
+    flying: bool
+    involved: bool
+
+
+def figures(raw: Sequence[Mapping[str, Any]], key: str) -> list[Figure]:
+    """Read units (``participated``) or heroes (``supported``)."""
+    return [Figure(str(r["id"]), bool(r.get("flying", False)), bool(r.get(key, True))) for r in raw]
+
+
+@rule("rw.battles.7c.non-participants", "rw.battles.2.stay-behind")
+def stays_behind(unit: Figure) -> bool:
+    """Return whether a unit of the losing side cannot retreat and is destroyed: it took no part in the battle."""
+    return not unit.involved
+
+
+@rule("rw.retreats.unit-limit", "rw.movement-restrictions.unit-limit")
+def units_over_limit(already_there: int, arriving: int, corpus: Corpus) -> int:
+    """Return how many units the owner must destroy in the destination: those beyond 8 (routed ones count)."""
+    return max(0, already_there + arriving - int(corpus.fact("rw.retreats.unit-limit", "max_units_per_area")))
+
+
+def chooser(owner: str, current_player: str | None) -> tuple[str, str]:
+    """Return (``chosen_by``, who in words): the owner, or the player left of the current player for neutrals."""
+    if owner != "neutral":
+        return "owner", owner
+    return "left_of_current_player", (f"the player on {current_player}'s left" if current_player
+                                      else "the player on the current player's left")
+
+
+def narrate_options(reach: Reach, start: str, owner: str, season: str | None, trace: Trace) -> None:
+    """Record where the group may go and why (terms, borders, winter)."""
+    if owner == "neutral":
+        what, term = "adjacent uncontrolled areas", "rw.term.uncontrolled-area"
+        base = ["rw.retreats", "rw.retreats.neutral", "rw.allied-units.decisions"]
+    elif reach.tier == "friendly":
+        what, term = "adjacent friendly areas", "rw.term.friendly-area"
+        base = ["rw.retreats", "rw.retreats.player-units"]
+    else:
+        what, term = "adjacent empty areas (no adjacent area is friendly)", "rw.term.empty-area"
+        base = ["rw.retreats", "rw.retreats.player-units", "rw.term.friendly-area"]
+    cut = (f"; {names(list(reach.blocked))} "
+           f"{'is' if len(reach.blocked) == 1 else 'are'} behind a border the group cannot cross"
+           if reach.blocked else "")
+    extra = ["rw.retreats.restrictions", "rw.movement-restrictions"] if reach.blocked or reach.crossed else []
+    if reach.crossed:
+        extra.append("rw.movement-restrictions.flying")
+        cut += (f"; {names(list(reach.crossed))} lies across a mountain or water border the group may cross "
+                f"(flying, or water in winter)")
+    if season == "winter":
+        extra.append("rw.movement-restrictions.winter")
+    if reach.options:
+        trace.step(f"Leaving {start}, the units may retreat only into {what}: {names(list(reach.options))}{cut}.",
+                   *base, term, *extra)
+    else:
+        trace.step(f"Leaving {start}, no {what.split(' (')[0]} can be reached{cut}: the retreating units are "
+                   f"destroyed.", *base, term, *extra)
+
+
+def pick_destination(reach: Reach, stated: str | None, field: str, who: str, trace: Trace) -> str | None:
+    """Return the destination (the single option or the stated one); record a violation for a stated area that
+    is not allowed and a decision when several are allowed and none is stated."""
+    if stated is not None:
+        if stated not in reach.options:
+            allowed = names(list(reach.options)) if reach.options else "none"
+            trace.violate(f"the units cannot retreat to {stated}: the allowed areas are {allowed}", "rw.retreats",
+                          "rw.retreats.player-units" if reach.tier != "uncontrolled" else "rw.retreats.neutral")
+            return None
+        return stated
+    if len(reach.options) == 1:
+        return reach.options[0]
+    if reach.options:
+        trace.decide(who, "the single area all the retreating units go to", "rw.retreats", options=reach.options,
+                     field=field)
+    return None
+
+
+def _heroes(board: Map, start: str, owner: str, heroes: Sequence[Figure], dest: str | None, units_go: bool,
+            chosen: Mapping[str, str], season: str | None, trace: Trace) -> tuple[dict[str, str | None], bool]:
+    """Send the supporting heroes with the units (or all to one area of their own); return {hero: area} and
+    whether the position's choices were legal."""
+    out: dict[str, str | None] = {}
+    support = [h for h in heroes if h.involved]
+    staying = [h.id for h in heroes if not h.involved]
+    if staying:
+        trace.step(f"{names(staying)} did not support the battle: not routed, not forced to retreat.",
+                   "rw.heroes-supporting-battles.losing")
+    if not support:
+        return out, True
+    near = board.neighbours[start]
+
+    def reachable(group: Sequence[Figure]) -> list[str]:
+        return [a.id for a in board.adjacent(start) if group_can_cross(near[a.id], [h.flying for h in group], season)]
+
+    if units_go:
+        alone: list[Figure] = []
+        for h in support:
+            if dest is None or group_can_cross(near[dest], [h.flying], season):
+                out[h.id] = dest
+            else:
+                alone.append(h)
+        if out:
+            where = dest or "the units' destination, once chosen"
+            trace.step(f"{names(list(out))} supported the battle: routed, and retreating with the units to {where}.",
+                       "rw.heroes-supporting-battles.losing", "rw.retreats.heroes")
+        groups = [[h] for h in alone]
+    else:
+        groups = [support]
+        trace.step(f"No unit retreats, but {names([h.id for h in support])} supported the battle: routed, and "
+                   f"retreating all to one adjacent area.", "rw.heroes-supporting-battles.losing",
+                   "rw.retreats.heroes")
+    ok = True
+    for group in groups:
+        options = reachable(group)
+        ids = [h.id for h in group]
+        stated = {chosen[i] for i in ids if i in chosen}
+        if len(stated) > 1 or (stated and not stated <= set(options)):
+            trace.violate(f"{names(ids)} must retreat together into one adjacent area they can reach "
+                          f"({names(options)}), not into {names(sorted(stated))}",
+                          "rw.heroes-supporting-battles.losing", "rw.retreats.heroes", "rw.retreats.restrictions")
+            ok = False
+            continue
+        pick = stated.pop() if stated else (options[0] if len(options) == 1 else None)
+        if units_go:
+            trace.step(f"{names(ids)} cannot cross into {dest}: {'he goes' if len(ids) == 1 else 'they go'} to "
+                       f"another adjacent area {'he' if len(ids) == 1 else 'they'} can reach.",
+                       "rw.retreats.heroes", "rw.retreats.restrictions")
+        if not options:
+            trace.step(f"{names(ids)} can reach no adjacent area; the book does not say what happens then.",
+                       "rw.retreats.heroes")
+        for i in ids:
+            out[i] = pick
+        if pick is None and options:
+            for i in ids:
+                trace.decide(owner, f"the adjacent area {i} retreats to" + (" (the same for every supporting hero)"
+                                                                           if len(ids) > 1 else ""),
+                             "rw.retreats.heroes", options=options, field=f"heroes.{i}")
+    return out, ok
+
+
+LABELS: dict[str, Label] = {
+    "options": "Areas allowed", "destination": "Retreats to",
+    "chosen_by": ("Area chosen by", {"owner": "The owner of the units",
+                                     "left_of_current_player": "The player on the current player's left"}),
+    "destroyed": "Units destroyed", "routed": "Figures routed", "over_limit": "Units to destroy (over 8)",
+    "heroes": "Supporting heroes go to",
+}
+
+
+@situation(GAME, "retreat", SCHEMA, labels=LABELS)
+def resolve_retreat(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Find where a retreating group may go, who picks, and which units are destroyed or must be culled."""
+    board = Map.from_json(pos["map"])
+    start = board.area(pos["from"], "from").id
+    grp = pos["group"]
+    owner = "neutral" if grp["kind"] == "neutral" else grp.get("faction")
+    if owner is None:
+        raise UnreadableInputError("a player's group needs its faction", path="group.faction")
+    units, heroes = figures(grp["units"], "participated"), figures(grp.get("heroes") or [], "supported")
+    if owner == "neutral" and heroes:
+        raise UnreadableInputError("unallied neutral units have no heroes", path="group.heroes")
+    seen: set[str] = set()
+    for i, f in enumerate([*units, *heroes]):
+        if f.id in seen:
+            where = f"group.units[{i}].id" if i < len(units) else f"group.heroes[{i - len(units)}].id"
+            raise UnreadableInputError(f"{f.id!r} appears twice in the group", path=where)
+        seen.add(f.id)
+    season, current = pos.get("season"), pos.get("current_player")
+    chosen_by, who = chooser(owner, current)
+    out: dict[str, Any] = {"options": [], "destination": None, "chosen_by": chosen_by, "destroyed": [],
+                           "routed": [], "over_limit": 0, "heroes": {}}
+    stay = [u.id for u in units if stays_behind(u)]
+    going = [u for u in units if not stays_behind(u)]
+    if stay:
+        trace.step(f"{names(stay)} took no part in the battle: they cannot retreat and are destroyed.", stays_behind,
+                   "rw.battles.7c")
+    reach = retreat_areas(board, start, owner, [u.flying for u in going], season) if going else Reach((), (), "none")
+    out["options"] = list(reach.options)
+    if going:
+        narrate_options(reach, start, owner, season, trace)
+    dest = pick_destination(reach, pos.get("destination"), "destination", who, trace) if going else None
+    if trace.violations:
+        return out
+    out["destination"] = dest
+    units_go = bool(going and reach.options)
+    lost = stay + ([] if units_go else [u.id for u in going])
+    out["destroyed"] = lost
+    hero_at, ok = _heroes(board, start, owner, heroes, dest, units_go, pos.get("heroes") or {}, season, trace)
+    out["heroes"] = hero_at
+    if not ok:
+        return out
+    moving = [u.id for u in going] if units_go else []
+    out["routed"] = moving + list(hero_at)
+    if moving:
+        trace.step(f"{plural(len(moving), 'unit')} retreat together"
+                   + (f" to {dest}" if dest else "") + " and are routed (units routed in this battle may retreat).",
+                   "rw.retreats", "rw.retreats.routed", "rw.battles.7c.routed-may-retreat")
+    if owner != "neutral" and moving:
+        candidates = [dest] if dest else list(reach.options)
+        values = {units_over_limit(board.areas[a].count(owner), len(moving), corpus) for a in candidates}
+        out["over_limit"] = values.pop() if len(values) == 1 else None
+        if out["over_limit"]:
+            trace.step(f"{dest or 'The destination'} would then hold more than 8 {owner} units (routed ones count): "
+                       f"he destroys {plural(out['over_limit'], 'unit')} of his choice there.", units_over_limit)
+    trace.summarize(_summary(owner, who, moving, lost, dest, reach, out["over_limit"], hero_at))
+    return out
+
+
+def _summary(owner: str, who: str, moving: Sequence[str], lost: Sequence[str], dest: str | None, reach: Reach,
+             over: int | None, heroes: Mapping[str, str | None]) -> str:
+    side = "neutral" if owner == "neutral" else faction_name(owner)
+    if not moving:
+        text = (f"The {side} units cannot retreat anywhere: {plural(len(lost), 'unit')} destroyed" if lost
+                else f"No {side} unit retreats")
+    else:
+        many = plural(len(moving), f"{side} unit")
+        verb = "retreats" if len(moving) == 1 else "retreat"
+        text = (f"The {many} {verb} to {dest}, routed" if dest else
+                f"The {many} {verb}, routed, to {' or '.join(reach.options)}; {who} picks one")
+        if lost:
+            text += f"; {plural(len(lost), 'unit')} that took no part {'is' if len(lost) == 1 else 'are'} destroyed"
+        if over:
+            text += f"; {over} over the 8-unit limit must be destroyed there"
+    for area in dict.fromkeys(heroes.values()):
+        ids = [h for h, a in heroes.items() if a == area]
+        goes = "goes" if len(ids) == 1 else "go"
+        text += (f"; {names(ids)} {goes} routed to {area}" if area else
+                 f"; {names(ids)} must retreat, routed ({side} picks the area)")
+    return text

@@ -1,0 +1,112 @@
+"""Runewars Victory cards: placing one with 6 dragon runes to win early, and revealing it a game year later.
+
+Paragraphs: ``rw.victory-cards`` (6 dragon runes, resolved in the same season a year later) with ``.placing``
+(during his own turn, on the current season's deck), ``.resolving`` (revealed before the Season card is drawn:
+6 or more dragon runes wins; otherwise the card goes back and a Season card is drawn as usual), ``.limit`` (1
+Victory card per Season deck), ``.final-year`` (none placed in year 7); ``rw.term.turn`` and
+``rw.quest-phase.not-a-turn`` (a player's turn is the resolution of his Order card; the Quest Phase is nobody's
+turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Label, Trace, rule, situation
+from engine.corpus import Corpus
+from engine.runewars.common import FACTIONS, GAME, SEASON, faction_name, plural
+from engine.runewars.forms import doc
+from engine.schema import enum, integer, nullable, obj
+
+SCHEMA: dict[str, Any] = obj(
+    ["action", "year", "season", "faction", "dragon_runes"], extra=True,
+    action=doc(enum("place", "reveal"), "Action", "Place the Victory card now, or reveal it as the Resolve Season "
+               "Card step starts a year later.", "place"),
+    year=doc(integer(1, 7), "Game year", "The current game year, 1 to 7.", 1),
+    season=doc(SEASON, "Season", "The current season (for a reveal: the season whose Resolve Season Card step is "
+               "starting).", "spring"),
+    faction=doc(enum(*FACTIONS), "Player", "The faction placing or revealing the card."),
+    dragon_runes=doc(integer(0, 40), "Dragon runes controlled", "Dragon runes the player controls now.", 0),
+    timing=doc(enum("own_turn", "quest_phase", "other"), "When (place)", "While resolving his own Order card, in "
+               "the Quest Phase, or at any other moment.", "own_turn"),
+    deck_top=doc(nullable(enum(*FACTIONS)), "Victory card already on this deck (place)", "The faction whose "
+                 "Victory card already lies on the current season's deck, if any.", None),
+)
+
+
+@rule("rw.victory-cards", "rw.victory-cards.resolving")
+def has_enough_runes(dragon_runes: int, corpus: Corpus) -> bool:
+    """Return whether the player controls the dragon runes a Victory card needs (6)."""
+    return dragon_runes >= int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
+
+
+@rule("rw.victory-cards.final-year")
+def is_too_late(year: int, corpus: Corpus) -> bool:
+    """Return whether it is too late to place a Victory card (after year 6: it could not resolve)."""
+    return year > int(corpus.fact("rw.victory-cards.final-year", "last_year_to_place"))
+
+
+def _place(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    faction, year, season, runes = pos["faction"], int(pos["year"]), pos["season"], int(pos["dragon_runes"])
+    timing, top = pos.get("timing") or "own_turn", pos.get("deck_top")
+    need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
+    if not has_enough_runes(runes, corpus):
+        trace.violate(f"{faction} controls {plural(runes, 'dragon rune')}; placing a Victory card takes {need}",
+                      has_enough_runes, "rw.victory-cards.placing")
+    if is_too_late(year, corpus):
+        trace.violate(f"no Victory card may be placed in year {year}: it would resolve after the game ends",
+                      is_too_late)
+    if top is not None:
+        trace.violate(f"the {season} deck already carries {top}'s Victory card; only 1 per Season deck, so "
+                      f"{faction} must wait for his turn next season", "rw.victory-cards.limit")
+    if timing != "own_turn":
+        why = ("the Quest Phase is no player's turn" if timing == "quest_phase"
+               else "a Victory card is placed only during its owner's turn")
+        trace.violate(f"{why}; he places it while resolving his own Order card", "rw.victory-cards.placing",
+                      "rw.term.turn", *(["rw.quest-phase.not-a-turn"] if timing == "quest_phase" else []))
+    if trace.violations:
+        return {"placed": False, "resolves": None}
+    trace.step(f"During his turn {faction} reveals dragon runes one by one until {need} are shown ({runes} "
+               f"controlled); they stay faceup.", "rw.victory-cards.placing", "rw.term.turn", has_enough_runes)
+    trace.step(f"He places his Victory card facedown on the {season} Season deck; it resolves in {season} of year "
+               f"{year + 1}.", "rw.victory-cards.placing", "rw.victory-cards", "rw.victory-cards.final-year")
+    player = faction_name(faction)
+    trace.summarize(f"The {player} player places the Victory card on the {season} deck: it is revealed in "
+                    f"{season} of year {year + 1}, and wins if he still controls {need} dragon runes then")
+    return {"placed": True, "resolves": {"year": year + 1, "season": season}}
+
+
+def _reveal(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    faction, year, season, runes = pos["faction"], int(pos["year"]), pos["season"], int(pos["dragon_runes"])
+    need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
+    if year == 1:
+        trace.violate("no Victory card can be revealed in year 1: it is placed a year before it is revealed",
+                      "rw.victory-cards", "rw.victory-cards.placing")
+        return {"winner": None, "card_returned": None, "season_card": None}
+    trace.step(f"The Resolve Season Card step of {season}, year {year}, starts with {faction}'s Victory card on the "
+               f"deck: he reveals it before any Season card is drawn.", "rw.victory-cards.resolving")
+    if has_enough_runes(runes, corpus):
+        trace.step(f"{faction} shows {runes} dragon runes, at least {need}: he resolves the card and wins the game.",
+                   has_enough_runes)
+        trace.summarize(f"The {faction_name(faction)} player "
+                        f"controls {runes} dragon runes and wins the game with the Victory card")
+        return {"winner": faction, "card_returned": False, "season_card": False}
+    trace.step(f"{faction} controls only {runes} of the {need} dragon runes needed: he takes the Victory card back "
+               f"and a Season card is drawn and resolved as usual.", has_enough_runes, "rw.victory-cards.example")
+    short = need - runes
+    trace.summarize(f"The {faction_name(faction)} player is {plural(short, 'dragon rune')} short: the "
+                    f"Victory card goes back to him and the Season card is drawn as usual")
+    return {"winner": None, "card_returned": True, "season_card": True}
+
+
+LABELS: dict[str, Label] = {
+    "placed": "Victory card placed", "resolves": "Revealed in", "winner": "Wins the game",
+    "card_returned": "Card goes back to its owner", "season_card": "Season card drawn as usual",
+}
+
+
+@situation(GAME, "victory_card", SCHEMA, labels=LABELS)
+def resolve_victory_card(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Place a Victory card with 6 dragon runes, or reveal it a year later to win (or take it back)."""
+    return _place(pos, trace, corpus) if pos["action"] == "place" else _reveal(pos, trace, corpus)
