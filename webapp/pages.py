@@ -62,8 +62,8 @@ def rule_page(pid: str) -> BaseResponse | str:
         return [{"id": i, "title": corpus.paragraphs[i].title, "locator": corpus.locator(i)}
                 for i in ids if i in corpus.paragraphs]
 
-    def notes(ids: list[str]) -> list[dict[str, str]]:
-        out = []
+    def notes(ids: list[str]) -> list[dict[str, str | None]]:
+        out: list[dict[str, str | None]] = []
         for i in dict.fromkeys(ids):
             para = corpus.paragraphs.get(i)
             if para is not None:
