@@ -23,10 +23,13 @@ BENCHES = {
     "quickref": ["quickref_bench.py"],
     "site": ["site_bench.py"],
     "load": ["load.py"],
+    "table": ["table_bench.py"],
+    "hostile": ["hostile.py"],
 }
 QUICK = {"engine": ["--repeat", "20"], "mobilize": ["--repeat", "50"], "search": ["--repeat", "3"],
          "quickref": ["--runs", "2", "--cold", "1"], "site": ["--repeat", "1", "--full-repeat", "1"],
-         "load": ["--seconds", "10"]}
+         "load": ["--seconds", "10"], "table": ["--repeat", "50"],
+         "hostile": ["--seconds", "4"]}
 
 
 def main() -> int:

@@ -1,0 +1,267 @@
+"""RuneWars Miniatures line of sight and firing arc, measured on the table.
+
+The ``line_of_sight`` situation (CONTRACT.md, "RuneWars Miniatures on the table"). The firing arc is the
+closed region in front of the unit's front edge between the two arc lines leaving its front corners at
+``table.arc_degrees`` from the facing (``rwm.39``; its lines are inside, ``rwm.39.2``; a unit partly inside is
+inside, ``rwm.39.1``). A candidate line runs from a point of the front edge to a point of a target tray, both
+inside the arc (``rwm.39.3``, ``rwm.46.1.b1``); it is blocked when it passes more than EPS inside a tray of
+another unit or a terrain piece that blocks line of sight (``rwm.46.1``, ``rwm.59.2``, ``rwm.81``).
+
+How it is searched: every candidate line lies in the convex hull of the front edge and one target tray's part
+inside the arc, so the *blockers* are exactly the obstacles that reach into one of those hulls. When no
+obstacle does, the shortest candidate line is the witness. Otherwise lines through every pair of critical
+points (front-edge ends, the target's vertices in the arc, the blockers' vertices) are tried: if any clear
+line exists, one of these is clear as well (slide a clear line until it grazes two such points), so the
+answer is exact up to the tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runewars_miniatures.common import GAME
+from engine.runewars_miniatures.table import (
+    EPS,
+    GRID,
+    ID,
+    Table,
+    Unit,
+    Vec,
+    add,
+    check_overlaps,
+    mul,
+    pt,
+    read_table,
+    table_schema,
+    unit_ref,
+)
+
+SCHEMA: dict[str, Any] = table_schema(["unit", "target"], unit=ID, target=ID)
+
+
+@rule("rwm.39", "rwm.39.2")
+def firing_arc(unit: Unit, arc_degrees: float, reach: float) -> Polygon:
+    """Return the unit's firing arc (closed, its lines included) cut off at *reach* tray widths."""
+    left, right = unit.front_edge()
+    f, r = unit.forward, unit.right
+    a = math.radians(arc_degrees)
+    dl = add(mul(f, math.cos(a)), mul(r, -math.sin(a)))
+    dr = add(mul(f, math.cos(a)), mul(r, math.sin(a)))
+    return Polygon([left, add(left, mul(dl, reach)), add(right, mul(dr, reach)), right])
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a unit sees of a target: arc, line of sight, a witness line and the blockers."""
+
+    in_arc: bool
+    boundary_only: bool
+    partly_outside: bool
+    line_of_sight: bool
+    witness: tuple[Vec, Vec] | None
+    blockers: tuple[str, ...]
+    arc_lines: tuple[tuple[Vec, Vec], tuple[Vec, Vec]]
+
+
+def _obstacles(table: Table, unit: Unit, target: Unit,
+               region: BaseGeometry) -> list[tuple[str, BaseGeometry, BaseGeometry]]:
+    """Return (id, shape, shape shrunk by EPS) of every other unit and blocking terrain reaching *region*."""
+    found = [(u.id, u.shape) for u in table.units if u.id not in (unit.id, target.id)]
+    found += [(t.id, t.shape) for t in table.terrain if t.blocks_los]
+    if not found:
+        return []
+    shapes = np.array([f[1] for f in found], dtype=object)
+    close = shapely.intersects(shapes, region)
+    kept = [f for f, c in zip(found, close, strict=True) if c]
+    eroded = shapely.buffer(np.array([f[1] for f in kept], dtype=object), -EPS, join_style="mitre")
+    return [(ident, shape, e) for (ident, shape), e in zip(kept, eroded, strict=True)]
+
+
+def _free(segments: np.ndarray, blockers: list[BaseGeometry]) -> np.ndarray:
+    """Return a mask of the segments (n×2×2 array) that pass through none of *blockers*."""
+    lines = shapely.linestrings(segments)
+    if not blockers:
+        return np.ones(len(lines), dtype=bool)
+    tree = shapely.STRtree(blockers)
+    hit = tree.query(lines, predicate="intersects")
+    mask = np.ones(len(lines), dtype=bool)
+    mask[hit[0]] = False
+    return mask
+
+
+def _critical_search(edge: tuple[Vec, Vec], f: Vec, target_in_arc: BaseGeometry, points: np.ndarray,
+                     blockers: list[BaseGeometry], reach: float) -> tuple[Vec, Vec] | None:
+    """Try the lines through every pair of critical points; return a clear candidate line or None."""
+    left, right = np.array(edge[0]), np.array(edge[1])
+    e = right - left
+    n = len(points)
+    i, j = np.triu_indices(n, 1)
+    p, q = points[i], points[j]
+    d = q - p
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    keep = lengths > EPS
+    p, d, lengths = p[keep], d[keep], lengths[keep]
+    d = d / lengths[:, None]
+    denom = d[:, 0] * e[1] - d[:, 1] * e[0]          # cross(d, e)
+    ok = np.abs(denom) > 1e-12
+    p, d, denom = p[ok], d[ok], denom[ok]
+    w = left - p
+    mu = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / denom  # s = left + mu·e lies on the line through p along d
+    tol = EPS / max(float(np.hypot(*e)), EPS)
+    ok = (mu >= -tol) & (mu <= 1 + tol)
+    if not ok.any():
+        return None
+    mu, d = np.clip(mu[ok], 0.0, 1.0), d[ok]
+    s = left + mu[:, None] * e
+    forward = d[:, 0] * f[0] + d[:, 1] * f[1]
+    d = np.where((forward < 0)[:, None], -d, d)
+    rays = shapely.linestrings(np.stack([s, s + d * reach], axis=1))
+    inter = shapely.intersection(rays, target_in_arc)
+    coords, index = shapely.get_coordinates(inter, return_index=True)
+    if not len(coords):
+        return None
+    dist = np.hypot(coords[:, 0] - s[index, 0], coords[:, 1] - s[index, 1])
+    best: dict[int, int] = {}
+    for k in np.argsort(dist):
+        best.setdefault(int(index[k]), int(k))
+    rows = np.array(list(best.keys()))
+    ends = coords[np.array(list(best.values()))]
+    segments = np.stack([s[rows], ends], axis=1)
+    free = _free(segments, blockers)
+    if not free.any():
+        return None
+    k = int(np.argmax(free))
+    a, b = segments[k]
+    return (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+
+
+@rule("rwm.46.1", "rwm.46.1.b1", "rwm.46.1.b2", "rwm.46.1.b3", "rwm.39.1", "rwm.39.3", "rwm.59.2")
+def sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) -> Sight:
+    """Return whether *unit* can trace line of sight to *target* inside its firing arc, with the proof."""
+    reach = table.extent()
+    arc = firing_arc(unit, arc_degrees, reach)
+    coords = list(arc.exterior.coords)
+    shown = 100.0
+    lines = ((coords[0], add(coords[0], mul(_unit_vec(coords[0], coords[1]), shown))),
+             (coords[3], add(coords[3], mul(_unit_vec(coords[3], coords[2]), shown))))
+    whole = bool(arc.covers(target.shape))  # the common case: the whole target inside, nothing to clip
+    if whole:
+        pieces: list[BaseGeometry] = list(target.trays)
+    else:
+        trays = np.array(target.trays, dtype=object)
+        near = trays[shapely.distance(trays, arc) <= EPS]
+        clipped = shapely.intersection(near, arc, grid_size=GRID)
+        pieces = [p if not p.is_empty else _clip(t, arc) for t, p in zip(near, clipped, strict=True)]
+    in_arc = bool(pieces)
+    inside_area = target.shape.area if whole else sum(p.area for p in pieces)
+    boundary_only = in_arc and inside_area <= EPS
+    partly_outside = target.shape.area - inside_area > EPS
+    if not in_arc:
+        return Sight(False, False, True, False, None, (), lines)
+    edge = unit.front_edge()
+    coords, index = shapely.get_coordinates(np.array(pieces, dtype=object), return_index=True)
+    ends = np.array(edge, dtype=float)
+    hulls = [shapely.convex_hull(shapely.multipoints(np.vstack([ends, coords[index == i]])))
+             for i in range(len(pieces))]
+    hull_all = shapely.convex_hull(shapely.multipoints(np.vstack([ends, coords])))
+    blockers = [(ident, shape, eroded) for ident, shape, eroded in _obstacles(table, unit, target, hull_all)
+                if not eroded.is_empty and any(eroded.intersects(h) for h in hulls)]
+    eroded = [b[2] for b in blockers]
+    target_in_arc = target.shape if whole else shapely.union_all(pieces, grid_size=GRID)
+    ids = tuple(table.sorted_ids([b[0] for b in blockers]))
+    front = LineString(edge)
+    near = nearest_points(front, target_in_arc)
+    first = ((near[0].x, near[0].y), (near[1].x, near[1].y))
+    quick = [first]
+    tpts = shapely.get_coordinates(target_in_arc)
+    for a in (edge[0], edge[1], ((edge[0][0] + edge[1][0]) / 2, (edge[0][1] + edge[1][1]) / 2)):
+        quick.extend((a, (float(x), float(y))) for x, y in tpts)
+    free = _free(np.array(quick, dtype=float), eroded)
+    if free.any():
+        k = int(np.argmax(free))
+        return Sight(True, boundary_only, partly_outside, True, quick[k], ids, lines)
+    critical = np.vstack([np.array(edge, dtype=float), tpts,
+                          *[shapely.get_coordinates(b[1]) for b in blockers]])
+    critical = np.unique(np.round(critical, 12), axis=0)
+    witness = _critical_search(edge, unit.forward, target_in_arc, critical, eroded, reach)
+    return Sight(True, boundary_only, partly_outside, witness is not None, witness, ids, lines)
+
+
+def _unit_vec(a: Any, b: Any) -> Vec:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    return (dx / length, dy / length)
+
+
+def _clip(tray: Polygon, arc: Polygon) -> BaseGeometry:
+    piece = tray.intersection(arc)
+    if piece.is_empty:  # touching the arc line within the tolerance only
+        a, _b = nearest_points(tray, arc)
+        return a
+    return piece
+
+
+@situation(GAME, "line_of_sight", SCHEMA)
+def resolve_line_of_sight(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Say whether a unit has line of sight to a target inside its firing arc, and what is in the way."""
+    table = read_table(pos, need_arc=True)
+    unit, target = unit_ref(table, pos, "unit"), unit_ref(table, pos, "target")
+    if unit.id == target.id:
+        raise UnreadableInputError("a unit does not trace line of sight to itself; name another target",
+                                   path="target")
+    bad = check_overlaps(table, trace)
+    if bad:
+        return {"overlaps": bad}
+    arc = float(table.arc_degrees or 0)
+    seen = sight(table, unit, target, arc)
+    trace.step(f"{unit.label}'s firing arc: the region in front of its front edge between the two arc lines "
+               f"leaving its front corners at {arc:g}° from its facing (the lines belong to the arc).", "rwm.39",
+               "rwm.39.2")
+    if not seen.in_arc:
+        trace.step(f"No part of any of {target.label}'s trays is inside the firing arc: {target.label} is outside "
+                   f"it, so no line of sight can be traced.", "rwm.39.1", "rwm.39.3", "rwm.46.1")
+    else:
+        how = (" only on an arc line, and the lines are part of the arc" if seen.boundary_only else "")
+        trace.step(f"Part of {target.label}'s trays is inside the firing arc{how}: the whole unit counts as "
+                   "inside it.", "rwm.39.1", *(["rwm.39.2"] if seen.boundary_only else []))
+        if seen.partly_outside:
+            trace.step(f"Part of {target.label} is outside the arc: a line of sight may only end on the part "
+                       "inside it.", "rwm.39.3", "rwm.46.1.b1")
+    terrain_ids = {t.id for t in table.terrain}
+    names = ", ".join(table.label(b) for b in seen.blockers)
+    blocking_terrain = [b for b in seen.blockers if b in terrain_ids]
+    terrain_cites = ["rwm.59.2", "rwm.81"] if blocking_terrain else []
+    if seen.line_of_sight and seen.witness is not None:
+        a, b = seen.witness
+        also = (f" ({names} block{'s' if len(seen.blockers) == 1 else ''} some other lines)" if seen.blockers
+                else "")
+        trace.step(f"A line from {unit.label}'s front edge at ({a[0]:.3f}, {a[1]:.3f}) to {target.label} at "
+                   f"({b[0]:.3f}, {b[1]:.3f}) stays inside the arc and crosses no other unit and no terrain that "
+                   f"blocks: {unit.label} has line of sight{also}.", "rwm.46.1", "rwm.46.1.b3", *terrain_cites)
+    elif seen.in_arc:
+        trace.step(f"Every line from {unit.label}'s front edge to the part of {target.label} inside the arc "
+                   f"crosses {names}: no line of sight.", "rwm.46.1", "rwm.46.1.b2", *terrain_cites)
+    exposed = [t for t in table.terrain if not t.blocks_los]
+    if exposed:
+        trace.step(f"{', '.join(t.label for t in exposed)} is Exposed terrain and does not block this line of sight.",
+                   "rwm.81.9.b5")
+    verdict = ("has line of sight to" if seen.line_of_sight else "has no line of sight to")
+    why = ("" if seen.line_of_sight else (" (outside the firing arc)" if not seen.in_arc else f" (blocked by {names})"))
+    trace.summarize(f"{unit.label} {verdict} {target.label}{why}; arc lines at {arc:g}°.")
+    return {"in_arc": seen.in_arc, "line_of_sight": seen.line_of_sight,
+            "witness": [pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
+            "blockers": list(seen.blockers),
+            "arc_degrees": arc, "overlaps": []}
+

@@ -1,0 +1,443 @@
+"""RuneWars Miniatures squaring up after a collision (or on revealing a dial while engaged), on the table.
+
+The ``squaring_up`` situation (CONTRACT.md, "RuneWars Miniatures on the table"). The moving unit collided
+with the enemies it touches now but did not touch before (``rwm.18``); it takes 1 panic token per enemy
+collided with during a march or shift (``rwm.18.1``, a corpus fact) unless the action was modified by a
+charge (``rwm.18.1.b1``, ``rwm.16.1``); closing in ignores the other effects of the collision (``rwm.17.1``).
+It squares up with one enemy (its player picks when several: ``rwm.77.4``): it pivots about the point of
+contact until its leading edge lies flat on the enemy's edge (``rwm.77.1``; after a backward or sideways move
+the leading edge counts as the front, ``rwm.55.4.b2``/``rwm.77.3``), then slides to the first aligned
+position (``rwm.77.1.b1``). An enemy corner against the edge is the ruler count of ``rwm.77.2``.
+
+Choices documented here: "left"/"right" for a slide are the unit's own sides after the pivot; when the
+leading edge is a side edge (a sideways shift) the slide runs along the unit's forward axis and "right"
+names the leading edge's right (the unit's forward for a shift to the left). A position where the squared
+or slid unit would overlap another obstacle is reported as not squaring up, with ``blocked_by`` (the
+77.5 procedures of sliding and pivoting the other way are not searched).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Trace, rule, situation
+from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
+from engine.runewars_miniatures.common import GAME, MODIFIER_ICON
+from engine.runewars_miniatures.contact import count_sides, flush_overlap, meet
+from engine.runewars_miniatures.table import (
+    EPS,
+    ID,
+    Corner,
+    Edge,
+    Table,
+    Unit,
+    Vec,
+    add,
+    angle,
+    build_unit,
+    check_overlaps,
+    dot,
+    facing_of,
+    is_overlapping,
+    is_touching,
+    mul,
+    norm,
+    pt,
+    r3,
+    read_table,
+    right_of,
+    rotate,
+    seg_distance,
+    sub,
+    table_schema,
+    unit_ref,
+)
+from engine.schema import arr, enum, nullable
+
+CAUSE = enum("march", "shift", "closing_in", "reveal")
+SCHEMA: dict[str, Any] = table_schema(
+    ["active", "cause"], active=ID, cause=CAUSE, modifier=nullable(MODIFIER_ICON),
+    direction=enum("forward", "backward", "left", "right"), touching_before=arr(ID, 0, 40), target=ID,
+    pivot=enum("left", "right"), slide=enum("left", "right"),
+)
+CHARGES = ("charge", "turning-charge")
+
+
+@rule("rwm.18", "rwm.18.1", "rwm.18.1.b1", "rwm.16.1", "rwm.17.1")
+def collision_panic(cause: str, modifier: str | None, collided: int, corpus: Corpus) -> int:
+    """Return the panic tokens from colliding: 1 per enemy during a march or shift, none under a charge."""
+    if cause not in ("march", "shift") or modifier in CHARGES:
+        return 0
+    return collided * int(corpus.fact("rwm.18.1", "collision_panic_tokens"))
+
+
+@dataclass(frozen=True)
+class Leading:
+    """The edge that led the move (treated as the front for squaring up) as one segment."""
+
+    kind: str
+    direction: Vec
+    left: Vec
+    right: Vec
+
+    @property
+    def edge(self) -> Edge:
+        """Return the segment as an edge (outward normal = direction of the move)."""
+        return Edge(self.kind, self.left, self.right, self.direction)
+
+
+DIRECTION_KIND = {"forward": "front", "backward": "rear", "left": "side", "right": "side"}
+
+
+def leading_edge(unit: Unit, direction: Vec, kind: str) -> Leading:
+    """Return the outermost outline segment facing *direction* (spanning all its pieces on that line)."""
+    facing = [e for e in unit.edges if dot(e.normal, direction) > 1 - 1e-9]
+    top = max(dot(e.a, direction) for e in facing)
+    line = [e for e in facing if dot(e.a, direction) >= top - EPS]
+    t = right_of(direction)
+    ends = [p for e in line for p in (e.a, e.b)]
+    ends.sort(key=lambda p: dot(p, t))
+    return Leading(kind, direction, ends[0], ends[-1])
+
+
+def _grid(unit: Unit, kind: str) -> list[Vec]:
+    """Return points on the unit's tray edges and seams that run across an edge of that kind."""
+    half = unit.files * unit.width / 2
+    if kind in ("front", "rear"):
+        return [unit.world(-half + j * unit.width, 0.0) for j in range(unit.files + 1)]
+    return [unit.world(0.0, -k * unit.depth) for k in range(len(unit.ranks) + 1)]
+
+
+@rule("rwm.77.1", "rwm.77.1.b1")
+def slide_distances(mover: Unit, lead: Leading, enemy: Unit, edge: Edge) -> tuple[float | None, float | None, Vec]:
+    """Return the slide to the first aligned position toward the leading edge's (left, right), and the right.
+
+    Seams of the mover along its leading edge must line up with the enemy's seams along the contacted edge
+    while the two still touch along it. 0 means already aligned; None: no aligned position while touching.
+    """
+    t = right_of(lead.direction)
+    lo, hi = sorted((dot(edge.a, t), dot(edge.b, t)))
+    l0, l1 = dot(lead.left, t), dot(lead.right, t)
+    mine = [dot(p, t) for p in _grid(mover, lead.kind)]
+    mine = [s for s in mine if l0 - EPS <= s <= l1 + EPS]
+    theirs = [dot(p, t) for p in _grid(enemy, edge.kind)]
+    theirs = [s for s in theirs if lo - EPS <= s <= hi + EPS]
+    diffs = sorted({round(b - a, 9) for a in mine for b in theirs}, key=abs)
+
+    def touches(shift: float) -> bool:
+        return min(l1 + shift, hi) - max(l0 + shift, lo) > EPS
+
+    if any(abs(d) <= EPS for d in diffs):
+        return 0.0, 0.0, t
+    right = next((d for d in diffs if d > EPS and touches(d)), None)
+    left = next((-d for d in diffs if d < -EPS and touches(d)), None)
+    return left, right, t
+
+
+def _corner_at(unit: Unit, p: Vec) -> Corner | None:
+    return next((c for c in unit.corners if norm(sub(c.point, p)) <= EPS), None)
+
+
+def _edge_on_side(corner: Corner, enemy: Unit, side: Vec) -> Edge | None:
+    """Return the enemy's outline edge leaving *corner* toward *side*."""
+    for direction in corner.directions:
+        if dot(direction, side) > EPS:
+            for e in enemy.edges:
+                if seg_distance(corner.point, e.a, e.b) <= EPS and abs(abs(dot(e.direction, direction)) - 1) < 1e-9:
+                    return e
+    return None
+
+
+@dataclass
+class Collision:
+    """How the leading edge met the enemy: kind, pivot point, counts and the enemy edge it squares to."""
+
+    kind: str | None = None
+    point: Vec | None = None
+    counts: tuple[int, int] | None = None  # (left, right)
+    edge: Edge | None = None
+    tie_corner: Corner | None = None
+    note: str = ""
+
+
+def classify(mover: Unit, lead: Leading, enemy: Unit) -> Collision:
+    """Classify the collision of *lead* with *enemy* (edge, corner, or neither) per 77.1, 77.2 and 77.5."""
+    for g in enemy.edges:
+        if flush_overlap(lead.edge, g) is not None:
+            return Collision("edge", None, None, g)
+    t = right_of(lead.direction)
+    for c in enemy.corners:
+        if seg_distance(c.point, lead.left, lead.right) <= EPS and min(
+                norm(sub(c.point, lead.left)), norm(sub(c.point, lead.right))) > EPS:
+            right, left = count_sides(mover, c.point, t)
+            col = Collision("corner", c.point, (left, right))
+            if left != right:
+                col.edge = _edge_on_side(c, enemy, t if right > left else mul(t, -1))
+            else:
+                col.tie_corner = c
+            return col
+    for end in (lead.left, lead.right):
+        corner = _corner_at(enemy, end)
+        if corner is not None:
+            return Collision("corner", end, None, None, corner, "corner to corner")
+        for g in enemy.edges:
+            if seg_distance(end, g.a, g.b) <= EPS:
+                return Collision("edge", end, None, g)
+    return Collision(None, None, None, None, None, "the contact is not on the leading edge")
+
+
+def _lead_for(unit: Unit, pos: Mapping[str, Any], enemy: Unit | None) -> Leading:
+    f, r = unit.forward, unit.right
+    if pos.get("cause") == "reveal" and enemy is not None:
+        pc = meet(unit, enemy)
+        touched = [e for e, _, _, _ in pc.flush] + [h.edge for h in pc.b_corners]
+        if touched:
+            e = touched[0]
+            return leading_edge(unit, e.normal, e.kind)
+        return leading_edge(unit, f, "front")
+    direction = str(pos.get("direction") or "forward")
+    vec = {"forward": f, "backward": mul(f, -1), "left": mul(r, -1), "right": r}[direction]
+    return leading_edge(unit, vec, DIRECTION_KIND[direction])
+
+
+def is_aligned(unit: Unit, enemy: Unit) -> bool:
+    """Return whether the unit lies flush on the enemy with a tray seam lined up (77.1.b1)."""
+    for e in unit.edges:
+        for g in enemy.edges:
+            if flush_overlap(e, g) is not None:
+                lead = leading_edge(unit, e.normal, e.kind)
+                left, right, _ = slide_distances(unit, lead, enemy, g)
+                if left == 0.0 and right == 0.0:
+                    return True
+    return False
+
+
+def _empty(collided: list[str], panic: int) -> dict[str, Any]:
+    return {"squares_up": False, "target": None, "collision": None, "counts": None, "pivot": None, "facing": None,
+            "enemy_edge": None, "flanking": None, "slide_options": None, "final": None, "panic_tokens": panic,
+            "collided": collided, "pivot_point": None, "after_pivot": None, "blocked_by": [], "overlaps": []}
+
+
+def _check_ids(table: Table, pos: Mapping[str, Any]) -> None:
+    for i, uid in enumerate(pos.get("touching_before") or []):
+        if not table.has_unit(uid):
+            raise UnreadableInputError(f"{uid!r} names no unit of the position", path=f"touching_before[{i}]")
+    if pos.get("target") is not None:
+        unit_ref(table, pos, "target")
+
+
+@situation(GAME, "squaring_up", SCHEMA)
+def resolve_squaring_up(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+    """Square a unit up after a collision (or on revealing while engaged): pivot, slide, flank and panic."""
+    table = read_table(pos)
+    active = unit_ref(table, pos, "active")
+    _check_ids(table, pos)
+    bad = check_overlaps(table, trace)
+    if bad:
+        return {"overlaps": bad}
+    cause, modifier = str(pos["cause"]), pos.get("modifier")
+    before = set(pos.get("touching_before") or [])
+    touching = [u for u in table.units if u.id != active.id and not u.is_allied(active)
+                and is_touching(u.shape, active.shape)]
+    if cause == "reveal":
+        collided: list[Unit] = []
+        out = _empty([], 0)
+        trace.step(f"{active.label} revealed its command tool while touching "
+                   f"{len(touching)} enemy unit(s); no collision happened, so no panic token.", "rwm.5.6",
+                   "rwm.77.5.b4")
+        if len(touching) != 1:
+            trace.step(f"{active.label} squares up only when it is engaged with exactly 1 enemy unit: it does not "
+                       "square up.", "rwm.5.6")
+            trace.summarize(f"{active.label} does not square up: it is engaged with {len(touching)} enemy units, "
+                            "not exactly 1.")
+            return out
+        target = touching[0]
+        if pos.get("target") not in (None, target.id):
+            trace.violate(f"{active.label} is not engaged with {table.label(str(pos['target']))}; on reveal it "
+                          f"squares up only with the enemy it is engaged with", "rwm.5.6", "rwm.77.4")
+            return out
+        if is_aligned(active, target):
+            trace.step(f"{active.label} is already aligned with {target.label}: nothing to square up.", "rwm.5.6",
+                       "rwm.77.1.b1")
+            trace.summarize(f"{active.label} is already aligned with {target.label}, so it does not square up.")
+            out["target"] = target.id
+            return out
+    else:
+        collided = [u for u in touching if u.id not in before]
+        panic = collision_panic(cause, modifier, len(collided), corpus)
+        out = _empty([u.id for u in collided], panic)
+        if not collided:
+            trace.step(f"{active.label} touches no enemy unit it did not touch before: it collided with nobody and "
+                       "does not square up.", "rwm.18", "rwm.77.1")
+            trace.summarize(f"{active.label} collided with no enemy unit, so it does not square up.")
+            return out
+        names = ", ".join(u.label for u in collided)
+        trace.step(f"{active.label}'s {cause.replace('_', ' ')} ended touching {names}: it collided with "
+                   f"{'that unit' if len(collided) == 1 else 'those units'}.", "rwm.18", "rwm.55.3")
+        _panic_step(trace, active, cause, modifier, panic, len(collided))
+        chosen = pos.get("target")
+        if chosen is not None and chosen not in [u.id for u in collided]:
+            trace.violate(f"{active.label} did not collide with {table.label(str(chosen))}; it squares up with an "
+                          "enemy it collided with", "rwm.77.4", "rwm.18.1")
+            return out
+        if chosen is None and len(collided) > 1:
+            trace.decide(active.player, "which of the enemies collided with to square up with", "rwm.77.4",
+                         options=[u.id for u in collided], field="target")
+            trace.summarize(f"{active.label} collided with {names} and takes {panic} panic token(s); its player "
+                            "chooses which one to square up with.")
+            return out
+        target = table.unit(chosen) if chosen is not None else collided[0]
+        if len(collided) > 1:
+            trace.step(f"{active.label} collided with several enemies at once; its player squares up with "
+                       f"{target.label}.", "rwm.77.4")
+    return _square(table, pos, active, target, out, trace)
+
+
+def _panic_step(trace: Trace, active: Unit, cause: str, modifier: Any, panic: int, collided: int) -> None:
+    if cause == "closing_in":
+        trace.step("Closing in: the unit squares up, and the other effects of the collision (the panic token) are "
+                   "ignored.", "rwm.17.1")
+    elif modifier in CHARGES:
+        trace.step(f"The {cause} was modified by a {modifier}: no panic token for the collision.", "rwm.18.1.b1",
+                   "rwm.16.1")
+    else:
+        trace.step(f"Colliding during a {cause}: {active.label} takes {panic} panic token(s), 1 per enemy unit "
+                   f"collided with ({collided}).", "rwm.18.1")
+
+
+def _square(table: Table, pos: Mapping[str, Any], active: Unit, target: Unit, out: dict[str, Any],
+            trace: Trace) -> dict[str, Any]:
+    out.update(target=target.id)
+    lead = _lead_for(active, pos, target)
+    if lead.kind != "front" or pos.get("direction") not in (None, "forward"):
+        trace.step(f"The {lead.kind} edge led the move: it counts as the front edge for squaring up.",
+                   "rwm.55.4.b2", "rwm.77.3")
+    col = classify(active, lead, target)
+    out["collision"] = col.kind
+    if col.kind is None:
+        trace.step(f"{active.label} touches {target.label} away from its leading edge; the book gives no squaring "
+                   "procedure for that, so it stays where it is.", "rwm.77.1")
+        trace.summarize(f"{active.label} touches {target.label} away from its leading edge, so it does not square "
+                        "up.")
+        return out
+    out["squares_up"] = True
+    t = right_of(lead.direction)
+    if col.counts is not None:
+        left, right = col.counts
+        out["counts"] = {"left": left, "right": right}
+        trace.step(f"Corner collision: the ruler goes against {target.label}'s corner across {active.label}; leaving "
+                   f"out any tray it crosses, {left} tray(s) lie on the left and {right} on the right.", "rwm.77.2")
+    answer = pos.get("pivot")
+    if col.edge is None:  # a tie (equal counts) or corner to corner: the controller picks the way to pivot
+        corner = col.tie_corner
+        if answer is None or corner is None:
+            why = ("the counts are equal" if col.counts is not None else
+                   "the leading edge met the enemy corner to corner, which the book does not settle")
+            trace.decide(active.player, f"which way {active.label} pivots ({why})", "rwm.77.2",
+                         options=["left", "right"], field="pivot")
+            trace.summarize(f"{active.label} squares up with {target.label}, but its player must first choose "
+                            f"which way to pivot ({why}).")
+            return out
+        col.edge = _edge_on_side(corner, target, t if answer == "right" else mul(t, -1))
+        if col.edge is None:  # pragma: no cover - a convex corner has an edge on each side
+            return out
+        trace.step(f"Its player pivots it to the {answer}.", "rwm.77.2")
+    elif answer is not None and col.counts is not None:
+        want = "right" if col.counts[1] > col.counts[0] else "left"
+        if answer != want:
+            trace.violate(f"the counts are {col.counts[0]} left and {col.counts[1]} right, so {active.label} must "
+                          f"pivot to the {want}, not the {answer}", "rwm.77.2")
+            return out
+    enemy_edge = col.edge
+    if enemy_edge is None:  # a degenerate corner (no edge on that side): nothing to square up to
+        out["squares_up"] = False
+        trace.step(f"No edge of {target.label} at that corner lies on the pivoting side: {active.label} cannot square "
+                   "up and stays where it is.", "rwm.77.2", "rwm.77.5.b3")
+        trace.summarize(f"{active.label} cannot square up with {target.label} from this corner contact.")
+        return out
+    new_dir = mul(enemy_edge.normal, -1)
+    delta = (facing_of(new_dir) - facing_of(lead.direction) + 180.0) % 360.0 - 180.0
+    if abs(delta) <= 1e-7:
+        delta = 0.0
+    pivot = "none" if delta == 0.0 else ("right" if delta < 0 else "left")
+    centre = col.point or lead.left
+    front = rotate(active.front, centre, delta)
+    facing = (active.facing + delta) % 360.0
+    turned = build_unit(active.id, active.index, active.player, active.name, active.width, active.depth,
+                        active.ranks, front, facing)
+    out.update(pivot=pivot, facing=angle(facing), enemy_edge=enemy_edge.kind, pivot_point=pt(centre) if delta else None,
+               after_pivot={"front": pt(front), "facing": angle(facing)})
+    real_front = lead.kind == "front"
+    flanking = real_front and enemy_edge.kind in ("side", "rear")
+    out["flanking"] = flanking
+    if pivot == "none":
+        trace.step(f"Edge collision: {active.label}'s {lead.kind} edge already lies flat on {target.label}'s "
+                   f"{enemy_edge.kind} edge: no pivot.", "rwm.77.1", "rwm.77.5.b1")
+    else:
+        trace.step(f"{active.label} pivots {pivot} about ({r3(centre[0]):.3f}, {r3(centre[1]):.3f}) by "
+                   f"{abs(delta):.2f}° until "
+                   f"its {lead.kind} edge lies flat on {target.label}'s {enemy_edge.kind} edge: facing "
+                   f"{angle(facing):g}°.", "rwm.77.1", *(["rwm.77.2"] if col.kind == "corner" else ["rwm.77.5.b1"]))
+    if flanking:
+        trace.step(f"Its front edge ends on {target.label}'s {enemy_edge.kind} edge: {active.label} is flanking "
+                   f"{target.label}.", "rwm.41.1")
+    new_lead = leading_edge(turned, new_dir, lead.kind)
+    left_d, right_d, axis = slide_distances(turned, new_lead, target, enemy_edge)
+    own_right = turned.right
+    flip = abs(dot(own_right, axis)) > 0.5 and dot(own_right, axis) < 0
+    if flip:
+        left_d, right_d, axis = right_d, left_d, mul(axis, -1)
+    out["slide_options"] = {"left": None if left_d is None else r3(left_d),
+                            "right": None if right_d is None else r3(right_d)}
+    final_front: Vec | None
+    if left_d == 0.0 and right_d == 0.0:
+        trace.step(f"The trays of {active.label} and {target.label} already line up: no slide.", "rwm.77.1.b1")
+        final_front = front
+    else:
+        options = [d for d, v in (("left", left_d), ("right", right_d)) if v is not None]
+        choice = pos.get("slide")
+        if choice is None and len(options) == 1:
+            choice = options[0]
+        text = ", ".join(f"{d} {r3(v):g}" for d, v in (("left", left_d), ("right", right_d)) if v is not None)
+        trace.step(f"Then it slides along {target.label}'s {enemy_edge.kind} edge to the first position where the "
+                   f"trays line up: {text or 'no aligned position while touching'} tray widths.", "rwm.77.1",
+                   "rwm.77.1.b1")
+        if choice is None:
+            trace.decide(active.player, f"which way {active.label} slides to line up its trays", "rwm.77.1",
+                         options=options, field="slide")
+            final_front = None
+        elif choice not in options:
+            trace.violate(f"{active.label} cannot slide {choice}: no aligned position that way while the units "
+                          "still touch", "rwm.77.1", "rwm.77.1.b1")
+            return out
+        else:
+            dist = (left_d if choice == "left" else right_d) or 0.0
+            final_front = add(front, mul(axis, dist if choice == "right" else -dist))
+    if final_front is not None:
+        final = build_unit(active.id, active.index, active.player, active.name, active.width, active.depth,
+                           active.ranks, final_front, facing)
+        blocked = [u.id for u in table.units if u.id not in (active.id, target.id)
+                   and is_overlapping(u.shape, final.shape)] + [
+            tr.id for tr in table.terrain if is_overlapping(tr.shape, final.shape)]
+        if blocked:
+            out.update(squares_up=False, blocked_by=blocked, final={"front": pt(active.front),
+                                                                   "facing": angle(active.facing)})
+            trace.step(f"Squaring up would end on {', '.join(table.label(b) for b in blocked)}: {active.label} does "
+                       "not square up and stays where it collided; the two units remain engaged.", "rwm.77.5",
+                       "rwm.77.5.b3")
+            trace.summarize(f"{active.label} cannot square up with {target.label}: "
+                            f"{', '.join(table.label(b) for b in blocked)} is in the way.")
+            return out
+        out["final"] = {"front": pt(final_front), "facing": angle(facing)}
+        trace.step(f"{active.label} ends with its front edge's midpoint at ({r3(final_front[0]):.3f}, "
+                   f"{r3(final_front[1]):.3f}), facing {angle(facing):g}°.", "rwm.77.1")
+    turn = "without pivoting" if pivot == "none" else f"pivoting {pivot} to facing {angle(facing):g}°"
+    flank = (f", flanking its {enemy_edge.kind} edge" if flanking else
+             f", with its {lead.kind} edge against their {enemy_edge.kind} edge")
+    slide = "" if final_front is not None else "; its player then chooses which way to slide"
+    trace.summarize(f"{active.label} squares up with {target.label} {turn}{flank} and takes "
+                    f"{out['panic_tokens']} panic token(s){slide}.")
+    return out

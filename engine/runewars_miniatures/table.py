@@ -1,0 +1,608 @@
+"""RuneWars Miniatures on the table: the table position (units as trays, terrain as polygons) and its geometry.
+
+The shared input of ``contact``, ``line_of_sight``, ``range`` and ``squaring_up`` (CONTRACT.md, "The table").
+Lengths are in tray widths; the range-band length and the firing-arc angle are inputs (the Rules Reference
+gives neither). A unit is placed by the midpoint of its front edge and its facing (0 = +y, clockwise); its
+trays are rectangles laid out behind the front edge, file 0 on the unit's left (``rwm.87.2``, ``rwm.66``).
+
+Geometry is done with shapely (unions, distances, closest points, overlap areas, polygon validity). The unit
+outline is built on the unit's own tray grid, so its edges (``front``/``side``/``rear``) and convex corners
+are exact whatever the rotation. Tolerance: ``EPS`` = 1e-6 tray widths (touch = distance ≤ EPS without
+overlap; overlap = common area > EPS; a line passes through a shape when it gets more than EPS inside).
+
+Paragraphs: ``rwm.87.2``/``rwm.87.2.b1`` (edges), ``rwm.87.3`` (only trays count), ``rwm.66`` (ranks),
+``rwm.60``/``rwm.60.1``/``rwm.55.3`` (no overlapping), ``rwm.59.3`` (allied units), ``rwm.59.1``/``rwm.81``
+(terrain is an obstacle), ``rwm.8``/``rwm.32`` (allied and enemy).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from engine.core import Trace, rule
+from engine.errors import UnreadableInputError
+from engine.runewars_miniatures.common import NAME, UNIT_TYPE, plural
+from engine.schema import BOOL, Schema, arr, integer, obj, text
+
+EPS = 1e-6
+GRID = 1e-9  # precision grid of overlay operations (well below EPS)
+MAX_UNITS = 40
+MAX_TERRAIN = 40
+MAX_FILES = 24
+MAX_RANKS = 24
+MAX_VERTICES = 200
+MAX_COORD = 1e5  # tray widths: any real table, with room for geometry to stay exact
+EDGE_KINDS = ("front", "side", "rear")
+
+Vec = tuple[float, float]
+
+NUMBER: Schema = {"type": "number"}
+POINT: Schema = {"type": "array", "minItems": 2, "maxItems": 2}  # numbers checked when read (with paths)
+ID: Schema = {"type": "string", "minLength": 1, "maxLength": 80}
+TRAY: Schema = obj(None, width=NUMBER, depth=NUMBER)
+# a rank: a number of trays (files 0…n−1) or a list of file indices (one subschema: cheap to validate)
+RANK: Schema = {"type": ["integer", "array"], "minimum": 1, "maximum": MAX_FILES,
+                "items": integer(0, MAX_FILES - 1), "minItems": 1, "maxItems": MAX_FILES}
+UNIT: Schema = obj(
+    ["id", "player", "front", "facing"], id=ID, player=text(80), name=NAME, type=UNIT_TYPE, tray=TRAY,
+    formation=arr(RANK, 1, MAX_RANKS), files=integer(1, MAX_FILES), ranks=integer(1, MAX_RANKS), front=POINT,
+    facing=NUMBER,
+)
+# the vertices of a polygon are checked when read (each an [x, y] pair: the path names the bad one)
+TERRAIN: Schema = obj(["id", "polygon"], id=ID, kind=text(80),
+                      polygon={"type": "array", "maxItems": MAX_VERTICES, "description": "[[x, y], …], 3 or more"},
+                      blocks_los=BOOL)
+TABLE: Schema = obj(None, band=NUMBER, arc_degrees=NUMBER)
+UNITS: Schema = arr(UNIT, 0, MAX_UNITS)
+TERRAINS: Schema = arr(TERRAIN, 0, MAX_TERRAIN)
+
+
+def enum_edge() -> Schema:
+    """Return the schema of an edge kind."""
+    return {"enum": list(EDGE_KINDS)}
+
+
+def table_schema(required: Sequence[str], **props: Schema) -> dict[str, Any]:
+    """Return a situation schema: the table fields plus *props* (extra keys such as ``ui`` are allowed)."""
+    return obj(["table", "units", *required], extra=True, table=TABLE, units=UNITS, terrain=TERRAINS, **props)
+
+
+# ------------------------------------------------------------------------------------------ vectors
+
+def add(p: Vec, q: Vec) -> Vec:
+    """Return p + q."""
+    return (p[0] + q[0], p[1] + q[1])
+
+
+def sub(p: Vec, q: Vec) -> Vec:
+    """Return p − q."""
+    return (p[0] - q[0], p[1] - q[1])
+
+
+def mul(p: Vec, k: float) -> Vec:
+    """Return k·p."""
+    return (p[0] * k, p[1] * k)
+
+
+def dot(p: Vec, q: Vec) -> float:
+    """Return the dot product."""
+    return p[0] * q[0] + p[1] * q[1]
+
+
+def cross(p: Vec, q: Vec) -> float:
+    """Return the z component of p × q."""
+    return p[0] * q[1] - p[1] * q[0]
+
+
+def norm(p: Vec) -> float:
+    """Return |p|."""
+    return math.hypot(p[0], p[1])
+
+
+def heading(facing: float) -> Vec:
+    """Return the unit vector of a facing (0 = +y, 90 = +x: the angle turns clockwise)."""
+    rad = math.radians(facing)
+    return (math.sin(rad), math.cos(rad))
+
+
+def right_of(f: Vec) -> Vec:
+    """Return the direction 90° clockwise of *f* (a unit's right, seen from behind)."""
+    return (f[1], -f[0])
+
+
+def facing_of(v: Vec) -> float:
+    """Return the facing (degrees in [0, 360)) of direction *v*."""
+    return math.degrees(math.atan2(v[0], v[1])) % 360.0
+
+
+def rotate(p: Vec, centre: Vec, degrees: float) -> Vec:
+    """Rotate *p* about *centre* clockwise by *degrees* (the way facings turn)."""
+    rad = math.radians(degrees)
+    c, s = math.cos(rad), math.sin(rad)
+    v = sub(p, centre)
+    return add(centre, (v[0] * c + v[1] * s, -v[0] * s + v[1] * c))
+
+
+def seg_distance(p: Vec, a: Vec, b: Vec) -> float:
+    """Return the distance from point *p* to segment *ab*."""
+    ab = sub(b, a)
+    length2 = dot(ab, ab)
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, dot(sub(p, a), ab) / length2))
+    return norm(sub(p, add(a, mul(ab, t))))
+
+
+# ----------------------------------------------------------------------------------------- rounding
+
+def r3(x: float) -> float:
+    """Round a length or coordinate to 3 decimals (never -0.0)."""
+    return round(x, 3) + 0.0
+
+
+def pt(p: Vec) -> list[float]:
+    """Return a point rounded for an outcome."""
+    return [r3(p[0]), r3(p[1])]
+
+
+def angle(a: float) -> float:
+    """Return an angle rounded to 2 decimals, in [0, 360)."""
+    out = round(a % 360.0, 2)
+    return 0.0 if out >= 360.0 else out + 0.0
+
+
+# -------------------------------------------------------------------------------------------- units
+
+@dataclass(frozen=True)
+class Edge:
+    """A piece of a unit's outline: its kind (front/side/rear), ends and outward normal (87.2)."""
+
+    kind: str
+    a: Vec
+    b: Vec
+    normal: Vec
+
+    @property
+    def length(self) -> float:
+        """Return the edge's length."""
+        return norm(sub(self.b, self.a))
+
+    @property
+    def direction(self) -> Vec:
+        """Return the unit vector from a to b."""
+        return mul(sub(self.b, self.a), 1.0 / self.length)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return ``{"kind", "from", "to"}`` for drawing."""
+        return {"kind": self.kind, "from": pt(self.a), "to": pt(self.b)}
+
+
+@dataclass(frozen=True)
+class Corner:
+    """A convex corner of a unit's outline, with the kinds and outward directions of its two edges."""
+
+    point: Vec
+    kinds: tuple[str, str]
+    directions: tuple[Vec, Vec]
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """A unit on the table: formation of trays placed by front-edge midpoint and facing."""
+
+    id: str
+    index: int
+    player: str
+    name: str
+    width: float
+    depth: float
+    ranks: tuple[tuple[int, ...], ...]
+    front: Vec
+    facing: float
+    cells: tuple[tuple[int, int], ...]
+    shape: Polygon
+    edges: tuple[Edge, ...]
+    corners: tuple[Corner, ...]
+    box: tuple[float, float, float, float]
+
+    @functools.cached_property
+    def rings(self) -> Any:
+        """Return a numpy array (trays, 4, 2) of each tray's corners, in ``cells`` order (built on first use)."""
+        f, r = self.forward, self.right
+        js = np.array([c[0] for c in self.cells], dtype=float)
+        ks = np.array([c[1] for c in self.cells], dtype=float)
+        u0, v0 = -self.files * self.width / 2 + js * self.width, -ks * self.depth
+        us = np.stack([u0, u0 + self.width, u0 + self.width, u0], axis=1)
+        vs = np.stack([v0, v0, v0 - self.depth, v0 - self.depth], axis=1)
+        return np.stack([self.front[0] + us * r[0] + vs * f[0], self.front[1] + us * r[1] + vs * f[1]], axis=2)
+
+    @functools.cached_property
+    def trays(self) -> tuple[Polygon, ...]:
+        """Return the trays as polygons, in ``cells`` order (built on first use)."""
+        return tuple(shapely.polygons(self.rings))
+
+    @property
+    def files(self) -> int:
+        """Return the number of files (trays in the front rank)."""
+        return len(self.ranks[0])
+
+    @property
+    def forward(self) -> Vec:
+        """Return the unit's forward direction f."""
+        return heading(self.facing)
+
+    @property
+    def right(self) -> Vec:
+        """Return the unit's right direction r."""
+        return right_of(self.forward)
+
+    @property
+    def label(self) -> str:
+        """Return the name shown in texts."""
+        return self.name or self.id
+
+    @property
+    def rank_sizes(self) -> list[int]:
+        """Return the trays per rank, front first (the ``attack`` situation's ``ranks``)."""
+        return [len(r) for r in self.ranks]
+
+    def world(self, u: float, v: float) -> Vec:
+        """Return the table point at local (u along the right, v along the facing) from the front midpoint."""
+        f, r = self.forward, self.right
+        return (self.front[0] + u * r[0] + v * f[0], self.front[1] + u * r[1] + v * f[1])
+
+    def front_edge(self) -> tuple[Vec, Vec]:
+        """Return the ends of the front edge (left end first, as the controller sees it from behind)."""
+        half = self.files * self.width / 2
+        return self.world(-half, 0.0), self.world(half, 0.0)
+
+    def is_allied(self, other: Unit) -> bool:
+        """Return whether the two units are allied (same player: 8); else they are enemies (32)."""
+        return self.player == other.player
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the derived outline for drawing: trays, edges and corners."""
+        return {"trays": [[pt(c) for c in list(t.exterior.coords)[:-1]] for t in self.trays],
+                "edges": [e.to_json() for e in self.edges], "corners": [pt(c.point) for c in self.corners]}
+
+
+@dataclass(frozen=True, eq=False)
+class Terrain:
+    """A terrain piece: an obstacle polygon (59.1, 81) that blocks line of sight unless Exposed (81.9)."""
+
+    id: str
+    index: int
+    kind: str
+    shape: Polygon
+    blocks_los: bool
+    box: tuple[float, float, float, float]
+
+    @property
+    def label(self) -> str:
+        """Return the name shown in texts."""
+        return self.kind or self.id
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A read table position: sizes, units and terrain, in position order."""
+
+    band: float | None
+    arc_degrees: float | None
+    units: tuple[Unit, ...]
+    terrain: tuple[Terrain, ...]
+
+    def unit(self, uid: str) -> Unit:
+        """Return the unit with id *uid*."""
+        for u in self.units:
+            if u.id == uid:
+                return u
+        raise KeyError(uid)
+
+    def has_unit(self, uid: str) -> bool:
+        """Return whether *uid* names a unit."""
+        return any(u.id == uid for u in self.units)
+
+    def order(self, ident: str) -> int:
+        """Return the position order of a unit or terrain id (units first, then terrain)."""
+        for u in self.units:
+            if u.id == ident:
+                return u.index
+        for t in self.terrain:
+            if t.id == ident:
+                return len(self.units) + t.index
+        return len(self.units) + len(self.terrain)
+
+    def label(self, ident: str) -> str:
+        """Return the display name of a unit or terrain id."""
+        for u in self.units:
+            if u.id == ident:
+                return u.label
+        for t in self.terrain:
+            if t.id == ident:
+                return t.label
+        return ident
+
+    def sorted_ids(self, ids: Sequence[str]) -> list[str]:
+        """Return *ids* in position order, without repeats."""
+        return sorted(dict.fromkeys(ids), key=self.order)
+
+    def sorted_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[list[str]]:
+        """Return pairs sorted by first id, then second, in position order (directions kept)."""
+        uniq = list(dict.fromkeys(pairs))
+        return [list(p) for p in sorted(uniq, key=lambda p: (self.order(p[0]), self.order(p[1])))]
+
+    def pair(self, a: str, b: str) -> tuple[str, str]:
+        """Return the undirected pair in position order."""
+        return (a, b) if self.order(a) <= self.order(b) else (b, a)
+
+    def extent(self) -> float:
+        """Return a length larger than the whole layout (used to extend firing-arc lines)."""
+        shapes = [u.shape for u in self.units] + [t.shape for t in self.terrain]
+        minx, miny, maxx, maxy = shapely.total_bounds(shapes)
+        return 4.0 * float(abs(maxx - minx) + abs(maxy - miny) + abs(minx) + abs(miny) + abs(maxx) + abs(maxy)) + 10.0
+
+
+# ------------------------------------------------------------------------------------------ reading
+
+def _finite(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UnreadableInputError(f"expected number, got {type(value).__name__} {value!r}", path=path)
+    x = float(value)
+    if not math.isfinite(x):
+        raise UnreadableInputError(f"{value!r} is not a finite number", path=path)
+    if abs(x) > MAX_COORD:
+        raise UnreadableInputError(f"{value!r} is too large: a table position stays within {MAX_COORD:g} tray widths",
+                                   path=path)
+    return x
+
+
+def _positive(value: Any, path: str) -> float:
+    x = _finite(value, path)
+    if x <= 0:
+        raise UnreadableInputError(f"{value!r} must be greater than 0", path=path)
+    return x
+
+
+def _point(raw: Any, path: str) -> Vec:
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        raise UnreadableInputError(f"expected a point [x, y], got {raw!r}"[:200], path=path)
+    return (_finite(raw[0], f"{path}[0]"), _finite(raw[1], f"{path}[1]"))
+
+
+@rule("rwm.66", "rwm.66.1", "rwm.66.3", "rwm.87.2")
+def read_formation(raw: Mapping[str, Any], path: str) -> tuple[tuple[int, ...], ...]:
+    """Return the files each rank occupies, front rank first.
+
+    The front rank is an int and sets the files; a rank is an int ``n`` (files 0…n−1) or a list of files;
+    every tray behind the front rank has a tray directly in front of it, so no rank is wider than the front.
+    """
+    if raw.get("formation") is not None:
+        ranks_raw: list[Any] = list(raw["formation"])
+        where = f"{path}.formation"
+    elif raw.get("files") is not None and raw.get("ranks") is not None:
+        ranks_raw = [int(raw["files"])] * int(raw["ranks"])
+        where = f"{path}.files"
+    else:
+        raise UnreadableInputError("missing field 'formation' (or the shorthand 'files' and 'ranks')",
+                                   path=f"{path}.formation")
+    if not isinstance(ranks_raw[0], int):
+        raise UnreadableInputError("the front rank must be a number of trays, not a list of files",
+                                   path=f"{where}[0]")
+    files = ranks_raw[0]
+    out: list[tuple[int, ...]] = []
+    for k, rank in enumerate(ranks_raw):
+        at = f"{where}[{k}]" if raw.get("formation") is not None else where
+        if isinstance(rank, int):
+            occupied = tuple(range(rank))
+        else:
+            occupied = tuple(sorted(set(rank)))
+            if len(occupied) != len(rank):
+                raise UnreadableInputError(f"rank {k + 1} lists a file twice: {list(rank)!r}", path=at)
+        if not occupied:
+            raise UnreadableInputError(f"rank {k + 1} has no tray", path=at)
+        if occupied[-1] >= files:
+            raise UnreadableInputError(f"rank {k + 1} uses file {occupied[-1]}, but the front rank has only "
+                                       f"{plural(files, 'file')} (files 0-{files - 1})", path=at)
+        if k and any(j not in out[k - 1] for j in occupied):
+            missing = [j for j in occupied if j not in out[k - 1]]
+            raise UnreadableInputError(f"rank {k + 1} has a tray in file {missing[0]} with no tray in front of "
+                                       f"it; every tray behind the front rank stands behind another", path=at)
+        out.append(occupied)
+    return tuple(out)
+
+
+def build_unit(uid: str, index: int, player: str, name: str, width: float, depth: float,
+               ranks: tuple[tuple[int, ...], ...], front: Vec, facing: float) -> Unit:
+    """Lay out a unit's trays and derive its outline edges and convex corners on its own tray grid."""
+    facing = facing % 360.0
+    f = heading(facing)
+    r = right_of(f)
+    files = len(ranks[0])
+    half = files * width / 2
+
+    def world(u: float, v: float) -> Vec:
+        return (front[0] + u * r[0] + v * f[0], front[1] + u * r[1] + v * f[1])
+
+    cells = tuple((j, k) for k, rank in enumerate(ranks) for j in rank)
+    us = [-half + j * width for j in range(files + 1)]
+    vs = [-k * depth for k in range(len(ranks) + 1)]
+    # every file is a column of trays from the front rank back (66): the outline follows the column depths
+    depth_of = [sum(1 for rank in ranks if j in rank) for j in range(files)]
+    back, left, fwd = mul(f, -1), mul(r, -1), f
+    edges: list[Edge] = [Edge("front", world(-half, 0.0), world(half, 0.0), f)]
+    corners: list[Corner] = [Corner(world(-half, 0.0), ("front", "side"), (r, back)),
+                             Corner(world(half, 0.0), ("front", "side"), (left, back))]
+    runs: list[tuple[int, int, int]] = []  # (first file, last file + 1, depth)
+    for j, dep in enumerate(depth_of):
+        if runs and runs[-1][2] == dep:
+            runs[-1] = (runs[-1][0], j + 1, dep)
+        else:
+            runs.append((j, j + 1, dep))
+    for lo, hi, dep in runs:
+        edges.append(Edge("rear", world(us[lo], vs[dep]), world(us[hi], vs[dep]), back))
+        if lo == 0 or depth_of[lo - 1] < dep:
+            corners.append(Corner(world(us[lo], vs[dep]), ("rear", "side"), (r, fwd)))
+        if hi == files or depth_of[hi] < dep:
+            corners.append(Corner(world(us[hi], vs[dep]), ("rear", "side"), (left, fwd)))
+    edges.append(Edge("side", world(-half, 0.0), world(-half, vs[depth_of[0]]), left))
+    for j in range(1, files):
+        a, b = depth_of[j - 1], depth_of[j]
+        if a != b:
+            edges.append(Edge("side", world(us[j], vs[min(a, b)]), world(us[j], vs[max(a, b)]), r if a > b else left))
+    edges.append(Edge("side", world(half, 0.0), world(half, vs[depth_of[-1]]), r))
+    edges.sort(key=lambda e: EDGE_KINDS.index(e.kind))
+    outline = [world(-half, 0.0), world(half, 0.0)]
+    for lo, hi, dep in reversed(runs):
+        outline += [world(us[hi], vs[dep]), world(us[lo], vs[dep])]
+    shape = Polygon(outline)
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    box = (min(xs), min(ys), max(xs), max(ys))
+    return Unit(uid, index, player, name, width, depth, ranks, front, facing, cells, shape, tuple(edges),
+                tuple(corners), box)
+
+
+def read_table(pos: Mapping[str, Any], need_band: bool = False, need_arc: bool = False) -> Table:
+    """Read ``table``, ``units`` and ``terrain``; raise :class:`UnreadableInputError` with the offending path."""
+    raw_table = pos.get("table") or {}
+    band = arc = None
+    if need_band:
+        if raw_table.get("band") is None:
+            raise UnreadableInputError("missing field 'band' (the length of one range band, in tray widths)",
+                                       path="table.band")
+        band = _positive(raw_table["band"], "table.band")
+    elif raw_table.get("band") is not None:
+        band = _finite(raw_table["band"], "table.band")
+    if need_arc:
+        if raw_table.get("arc_degrees") is None:
+            raise UnreadableInputError("missing field 'arc_degrees' (the angle of the firing-arc lines)",
+                                       path="table.arc_degrees")
+        arc = _finite(raw_table["arc_degrees"], "table.arc_degrees")
+        if not 0 < arc < 90:
+            raise UnreadableInputError(f"{raw_table['arc_degrees']!r} must be between 0 and 90 (exclusive)",
+                                       path="table.arc_degrees")
+    elif raw_table.get("arc_degrees") is not None:
+        arc = _finite(raw_table["arc_degrees"], "table.arc_degrees")
+    seen: set[str] = set()
+    units: list[Unit] = []
+    for i, raw in enumerate(pos.get("units") or []):
+        path = f"units[{i}]"
+        uid = str(raw["id"])
+        if uid in seen:
+            raise UnreadableInputError(f"duplicate id {uid!r}", path=f"{path}.id")
+        seen.add(uid)
+        tray = raw.get("tray") or {}
+        width = _positive(tray.get("width", 1.0), f"{path}.tray.width")
+        depth = _positive(tray.get("depth", 1.0), f"{path}.tray.depth")
+        ranks = read_formation(raw, path)
+        front = _point(raw["front"], f"{path}.front")
+        facing = _finite(raw["facing"], f"{path}.facing")
+        units.append(build_unit(uid, i, str(raw["player"]), str(raw.get("name") or uid), width, depth, ranks,
+                                front, facing))
+    terrain: list[Terrain] = []
+    for i, raw in enumerate(pos.get("terrain") or []):
+        path = f"terrain[{i}]"
+        tid = str(raw["id"])
+        if tid in seen:
+            raise UnreadableInputError(f"duplicate id {tid!r}", path=f"{path}.id")
+        seen.add(tid)
+        pts = [_point(p, f"{path}.polygon[{n}]") for n, p in enumerate(raw["polygon"])]
+        if len(set(pts)) < 3:
+            raise UnreadableInputError(f"a terrain polygon needs at least 3 vertices, got {len(set(pts))}",
+                                       path=f"{path}.polygon")
+        poly = Polygon(pts)
+        if not poly.is_valid or poly.area <= EPS:
+            raise UnreadableInputError("the terrain polygon crosses itself or has no area; give its outline in "
+                                       "order, either way round", path=f"{path}.polygon")
+        box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+        terrain.append(Terrain(tid, i, str(raw.get("kind") or tid), poly, bool(raw.get("blocks_los", True)), box))
+    return Table(band, arc, tuple(units), tuple(terrain))
+
+
+def unit_ref(table: Table, pos: Mapping[str, Any], key: str) -> Unit:
+    """Return the unit a field names (``unit``, ``target``, ``active``); an unknown id is an error."""
+    uid = pos.get(key)
+    if not isinstance(uid, str) or not table.has_unit(uid):
+        raise UnreadableInputError(f"{uid!r} names no unit of the position", path=key)
+    return table.unit(uid)
+
+
+# ---------------------------------------------------------------------------------------- relations
+
+def boxes_near(a: Sequence[float], b: Sequence[float], gap: float) -> bool:
+    """Return whether two bounding boxes (minx, miny, maxx, maxy) come within *gap* of each other."""
+    ax0, ay0, ax1, ay1 = a
+    bx0, by0, bx1, by1 = b
+    return bool(ax0 - gap <= bx1 and bx0 - gap <= ax1 and ay0 - gap <= by1 and by0 - gap <= ay1)
+
+
+def overlap_area(a: Polygon, b: Polygon) -> float:
+    """Return the area two shapes have in common (0 when their boxes are apart)."""
+    if not boxes_near(a.bounds, b.bounds, 0.0):
+        return 0.0
+    # snap-rounded overlay: shapes that share an edge up to rounding noise must not produce a bogus sliver
+    return float(shapely.intersection(a, b, grid_size=GRID).area)
+
+
+@rule("rwm.60", "rwm.87.3")
+def is_overlapping(a: Polygon, b: Polygon) -> bool:
+    """Return whether two components take up the same space: common area above the tolerance."""
+    return overlap_area(a, b) > EPS
+
+
+@rule("rwm.34", "rwm.87.3")
+def is_touching(a: Polygon, b: Polygon) -> bool:
+    """Return whether two shapes touch: at most EPS apart and not overlapping (trays only)."""
+    if not boxes_near(a.bounds, b.bounds, 2 * EPS):
+        return False
+    return bool(a.distance(b) <= EPS) and not is_overlapping(a, b)
+
+
+def overlaps(table: Table) -> list[tuple[str, str]]:
+    """Return every overlapping pair: unit with unit, then unit with terrain (position order)."""
+    out: list[tuple[str, str]] = []
+    for i, a in enumerate(table.units):
+        for b in table.units[i + 1:]:
+            if boxes_near(a.box, b.box, 0.0) and is_overlapping(a.shape, b.shape):
+                out.append((a.id, b.id))
+        for t in table.terrain:
+            if boxes_near(a.box, t.box, 0.0) and is_overlapping(a.shape, t.shape):
+                out.append((a.id, t.id))
+    return [tuple(p) for p in table.sorted_pairs(out)]  # type: ignore[misc]
+
+
+@rule("rwm.60", "rwm.60.1", "rwm.55.3", "rwm.59.3", "rwm.59.1")
+def check_overlaps(table: Table, trace: Trace) -> list[list[str]]:
+    """Record a violation for each overlapping pair (an illegal position); return the pairs."""
+    pairs = overlaps(table)
+    for a_id, b_id in pairs:
+        a = table.unit(a_id)
+        if table.has_unit(b_id):
+            b = table.unit(b_id)
+            if a.is_allied(b):
+                trace.violate(f"{a.label} and {b.label} overlap; a unit may pass over 1 allied tray during a move "
+                              "but never end it overlapping an allied unit", "rwm.60", "rwm.59.3", "rwm.60.1")
+            else:
+                trace.violate(f"{a.label} and {b.label} overlap; a unit stops when it would overlap an obstacle "
+                              "and can never end a move on top of an enemy unit", "rwm.60", "rwm.60.1",
+                              "rwm.55.3")
+        else:
+            trace.violate(f"{a.label} overlaps the terrain {table.label(b_id)}; terrain is an obstacle and a unit "
+                          "stops touching it", "rwm.60", "rwm.59.1", "rwm.55.3", "rwm.81")
+    return [list(p) for p in pairs]
+
+
+def describe_sizes(table: Table, band: bool = False, arc: bool = False) -> str:
+    """Return the sizes the ruling used, for steps and summaries ("band 3 tray widths, arc 45°")."""
+    parts = []
+    if band and table.band is not None:
+        parts.append(f"range band {table.band:g} tray widths")
+    if arc and table.arc_degrees is not None:
+        parts.append(f"firing-arc lines at {table.arc_degrees:g}°")
+    return ", ".join(parts)

@@ -1,0 +1,691 @@
+// The RuneWars Miniatures table board: place units and terrain seen from above; the engine measures.
+//
+// Editors for the table situations (contact, line_of_sight, range, squaring_up) and a "From the table" mode
+// of the attack. The position is the contract's table format (lengths in tray widths, facing 0 = up, turning
+// clockwise). The board only draws: every fact it shows (engaged, contacted edges, flanking, sight line,
+// blockers, range) comes from /api/resolve, asked again a moment after each change.
+//
+// Mouse, pen and touch: drag a unit to move it (it snaps flush against a nearby edge), drag its round handle
+// to turn it. Keyboard: Tab to a unit, arrow keys move it (Shift: a whole tray width), R turns it 15°
+// (Shift+R back), Delete removes it. Terrain: "Draw terrain", click the corners, "Finish".
+import {postJSON} from "../api.js";
+import {copy, h, uid} from "../dom.js";
+import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
+import {editors as base} from "./runewars-miniatures.js";
+import {panel, row} from "./common.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const SNAP = 0.3;          // tray widths: a dragged edge this close to an opposite edge lands flush on it
+const STEP = 0.1;          // arrow key move
+const TURN = 15;           // R key turn (degrees)
+const PLAYERS = ["Daqan", "Waiqar", "Latari", "Uthuk"];
+const COLORS = {0: "#2f6db5", 1: "#a8402f", 2: "#3d8c4a", 3: "#7a4b9a"};
+
+(function addStyles() {
+  const href = new URL("../../css/table.css", import.meta.url).href;
+  if (![...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) {
+    document.head.append(h("link", {rel: "stylesheet", href}));
+  }
+})();
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "text") el.textContent = String(v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+// ------------------------------------------------------------------------------------------ geometry
+
+const rad = (d) => (d * Math.PI) / 180;
+const fwd = (facing) => [Math.sin(rad(facing)), Math.cos(rad(facing))];
+const rightOf = ([x, y]) => [y, -x];
+const round = (x, n = 3) => Math.round(x * 10 ** n) / 10 ** n;
+
+function ranksOf(unit) {
+  if (Array.isArray(unit.formation)) {
+    const files = unit.formation[0];
+    return unit.formation.map((r) => (Array.isArray(r) ? r : [...Array(Math.min(r, files)).keys()]));
+  }
+  return [...Array(unit.ranks || 1)].map(() => [...Array(unit.files || 1).keys()]);
+}
+
+function trayOf(unit) {
+  return {w: unit.tray?.width ?? 1, d: unit.tray?.depth ?? 1};
+}
+
+function world(unit, u, v) {
+  const f = fwd(unit.facing), r = rightOf(f);
+  return [unit.front[0] + u * r[0] + v * f[0], unit.front[1] + u * r[1] + v * f[1]];
+}
+
+function trays(unit) {
+  const {w, d} = trayOf(unit);
+  const ranks = ranksOf(unit);
+  const half = (ranks[0].length * w) / 2;
+  const out = [];
+  ranks.forEach((files, k) => files.forEach((j) => {
+    const u0 = -half + j * w, v0 = -k * d;
+    out.push([world(unit, u0, v0), world(unit, u0 + w, v0), world(unit, u0 + w, v0 - d), world(unit, u0, v0 - d)]);
+  }));
+  return out;
+}
+
+/** Outline edges of a unit as {kind, a, b, n} (front, side, rear with outward normal). */
+function edges(unit) {
+  const {w, d} = trayOf(unit);
+  const ranks = ranksOf(unit);
+  const files = ranks[0].length, half = (files * w) / 2;
+  const depth = [...Array(files).keys()].map((j) => ranks.filter((r) => r.includes(j)).length);
+  const f = fwd(unit.facing), r = rightOf(f);
+  const neg = (p) => [-p[0], -p[1]];
+  const out = [{kind: "front", a: world(unit, -half, 0), b: world(unit, half, 0), n: f}];
+  depth.forEach((dep, j) => out.push({kind: "rear", a: world(unit, -half + j * w, -dep * d), b: world(unit, -half + (j + 1) * w, -dep * d), n: neg(f)}));
+  out.push({kind: "side", a: world(unit, -half, 0), b: world(unit, -half, -depth[0] * d), n: neg(r)});
+  out.push({kind: "side", a: world(unit, half, 0), b: world(unit, half, -depth[files - 1] * d), n: r});
+  for (let j = 1; j < files; j += 1) {
+    if (depth[j] !== depth[j - 1]) {
+      const lo = Math.min(depth[j], depth[j - 1]), hi = Math.max(depth[j], depth[j - 1]);
+      out.push({kind: "side", a: world(unit, -half + j * w, -lo * d), b: world(unit, -half + j * w, -hi * d), n: depth[j - 1] > depth[j] ? r : neg(r)});
+    }
+  }
+  return out;
+}
+
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1]];
+
+/** Return the shift that lays the moved unit's nearest facing edge flush on another unit's edge, or null. */
+function snapShift(moved, others) {
+  let best = null;
+  for (const e of edges(moved)) {
+    for (const o of others) {
+      for (const g of edges(o)) {
+        if (dot(e.n, g.n) > -0.999) continue;
+        const gap = dot(sub(g.a, e.a), e.n);
+        if (Math.abs(gap) > SNAP) continue;
+        const t = sub(e.b, e.a), len = Math.hypot(...t);
+        const dir = [t[0] / len, t[1] / len];
+        const s1 = dot(sub(g.a, e.a), dir), s2 = dot(sub(g.b, e.a), dir);
+        const overlap = Math.min(len, Math.max(s1, s2)) - Math.max(0, Math.min(s1, s2));
+        if (overlap <= 0.05) continue;
+        if (!best || Math.abs(gap) < Math.abs(best.gap)) best = {gap, shift: [e.n[0] * gap, e.n[1] * gap]};
+      }
+    }
+  }
+  return best ? best.shift : null;
+}
+
+// ------------------------------------------------------------------------------------------ examples
+
+function unit(id, player, name, front, facing, files, ranks, extra = {}) {
+  return {id, player, name, type: "infantry", tray: {width: 1, depth: 1}, formation: Array(ranks).fill(files), front, facing, ...extra};
+}
+
+const EXAMPLE_TABLE = {
+  table: {band: 3, arc_degrees: 45},
+  units: [
+    unit("archers", "Waiqar", "Reanimate Archers", [0, 0], 0, 3, 2),
+    unit("spearmen", "Daqan", "Spearmen", [0, 7], 180, 3, 2),
+    unit("reanimates", "Waiqar", "Reanimates", [6, 3], 0, 2, 2),
+    unit("cavalry", "Daqan", "Oathsworn Cavalry", [10, 1], 270, 2, 1, {type: "cavalry", tray: {width: 1, depth: 2}}),
+  ],
+  terrain: [{id: "outcrop", kind: "Rocky Outcrop", polygon: [[-4, 3], [-2, 3], [-1.5, 4.5], [-4, 4.5]], blocks_los: true}],
+};
+
+// the last table edited on any tab: the attack's "From the table" mode starts from it
+let lastTable = null;
+
+// ------------------------------------------------------------------------------------------ the board
+
+function activeId(pos) {
+  if (pos.situation === "squaring_up") return pos.active;
+  if (pos.situation === "attack") return pos.attacker?.unit;
+  return pos.unit || pos.ui_selected || pos.units?.[0]?.id;
+}
+
+function targetId(pos) {
+  if (pos.situation === "attack") return pos.defender?.unit;
+  return pos.target || null;
+}
+
+function setActive(pos, id) {
+  pos.ui_selected = id;
+  if (pos.situation === "squaring_up") pos.active = id;
+  else if (pos.situation === "line_of_sight" || pos.situation === "range") {
+    if (pos.target === id) pos.target = pos.unit;
+    pos.unit = id;
+  } else if (pos.situation === "attack") {
+    if (pos.defender.unit === id) pos.defender.unit = pos.attacker.unit;
+    pos.attacker.unit = id;
+  }
+}
+
+function label(pos, id) {
+  const u = (pos.units || []).find((x) => x.id === id);
+  if (u) return u.name || u.id;
+  const t = (pos.terrain || []).find((x) => x.id === id);
+  return t ? t.kind || t.id : id;
+}
+
+function playerIndex(pos, player) {
+  const players = [...new Set((pos.units || []).map((u) => u.player))];
+  return Math.max(0, players.indexOf(player));
+}
+
+/** Ask the engine about the table: contact always, and sight and range from the active unit to the target. */
+async function analyse(pos) {
+  const common = {game: "runewars-miniatures", table: pos.table, units: pos.units, terrain: pos.terrain || []};
+  const act = activeId(pos), tgt = targetId(pos);
+  const asks = [postJSON("/api/resolve", {...common, situation: "contact"})];
+  if (act && tgt && act !== tgt) {
+    asks.push(postJSON("/api/resolve", {...common, situation: "line_of_sight", unit: act, target: tgt}));
+    asks.push(postJSON("/api/resolve", {...common, situation: "range", unit: act, target: tgt}));
+  }
+  const [contact, sight, range] = await Promise.all(asks);
+  return {contact: contact?.data, sight: sight?.data, range: range?.data};
+}
+
+function viewBox(pos) {
+  const pts = [];
+  for (const u of pos.units || []) for (const t of trays(u)) pts.push(...t);
+  for (const t of pos.terrain || []) pts.push(...t.polygon);
+  if (!pts.length) pts.push([-6, -6], [6, 6]);
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  const pad = 1.5;
+  let x0 = Math.min(...xs) - pad, x1 = Math.max(...xs) + pad, y0 = Math.min(...ys) - pad, y1 = Math.max(...ys) + pad;
+  const minW = 11;
+  if (x1 - x0 < minW) { const c = (x0 + x1) / 2; x0 = c - minW / 2; x1 = c + minW / 2; }
+  if (y1 - y0 < minW * 0.6) { const c = (y0 + y1) / 2; y0 = c - minW * 0.3; y1 = c + minW * 0.3; }
+  return {x0, y0, x1, y1};
+}
+
+function pointsAttr(poly) {
+  return poly.map(([x, y]) => `${round(x)},${round(-y)}`).join(" ");
+}
+
+function tableBoard(pos, ctx, onChange) {
+  const state = {view: viewBox(pos), drawing: null, info: null, seq: 0, timer: null, dragging: false};
+  const svg = s("svg", {class: "table-svg", role: "application", "aria-label": "Play area seen from above. Drag a unit to move it, drag its handle to turn it; with the keyboard, Tab to a unit, arrow keys move it, R turns it.", "data-testid": "table-svg"});
+  const status = h("div", {class: "table-status", id: "table-status", "aria-live": "polite"});
+  const sizes = h("p", {class: "table-sizes hint", id: "table-sizes"});
+
+  const toWorld = (evt) => {
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX; pt.y = evt.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    return [p.x, -p.y];
+  };
+
+  function refreshView() {
+    const v = state.view, need = viewBox(pos);
+    v.x0 = Math.min(v.x0, need.x0); v.y0 = Math.min(v.y0, need.y0); v.x1 = Math.max(v.x1, need.x1); v.y1 = Math.max(v.y1, need.y1);
+    svg.setAttribute("viewBox", `${round(v.x0)} ${round(-v.y1)} ${round(v.x1 - v.x0)} ${round(v.y1 - v.y0)}`);
+    svg.style.aspectRatio = `${round(v.x1 - v.x0, 2)} / ${round(v.y1 - v.y0, 2)}`;  // no letterboxing on a phone
+  }
+
+  function grid() {
+    const v = state.view, g = s("g", {class: "grid", "aria-hidden": "true"});
+    for (let x = Math.ceil(v.x0); x <= v.x1; x += 1) g.append(s("line", {x1: x, y1: -v.y0, x2: x, y2: -v.y1, class: x % 5 === 0 ? "major" : ""}));
+    for (let y = Math.ceil(v.y0); y <= v.y1; y += 1) g.append(s("line", {x1: v.x0, y1: -y, x2: v.x1, y2: -y, class: y % 5 === 0 ? "major" : ""}));
+    return g;
+  }
+
+  function overlays() {
+    const g = s("g", {class: "overlays", "aria-hidden": "true"});
+    const act = (pos.units || []).find((u) => u.id === activeId(pos));
+    const band = pos.table?.band, arc = pos.table?.arc_degrees;
+    if (act && band > 0) {
+      const {w, d} = trayOf(act);
+      const ranks = ranksOf(act);
+      const half = (ranks[0].length * w) / 2, deep = ranks.length * d;
+      const bands = s("g", {class: "bands", transform: `translate(${round(act.front[0])} ${round(-act.front[1])}) rotate(${round(act.facing)})`});
+      for (let k = 5; k >= 1; k -= 1) {
+        const r = k * band;
+        bands.append(s("rect", {x: -half - r, y: -r, width: 2 * half + 2 * r, height: deep + 2 * r, rx: r, ry: r, class: `band band-${k}`}));
+      }
+      g.append(bands);
+      // band numbers on the unit's left, level with its front edge (usually open ground)
+      for (let k = 1; k <= 5; k += 1) {
+        const p = world(act, -half - k * band + 0.45, 0.25);
+        g.append(s("text", {x: round(p[0]), y: round(-p[1]), class: "band-label", text: String(k)}));
+      }
+    }
+    if (act && arc > 0 && arc < 90) {
+      const f = fwd(act.facing), r = rightOf(f), L = 200, a = rad(arc);
+      const dl = [Math.cos(a) * f[0] - Math.sin(a) * r[0], Math.cos(a) * f[1] - Math.sin(a) * r[1]];
+      const dr = [Math.cos(a) * f[0] + Math.sin(a) * r[0], Math.cos(a) * f[1] + Math.sin(a) * r[1]];
+      const half = (ranksOf(act)[0].length * trayOf(act).w) / 2;
+      const left = world(act, -half, 0), right = world(act, half, 0);
+      const far = (p, d) => [p[0] + d[0] * L, p[1] + d[1] * L];
+      g.append(s("polygon", {class: "arc", points: pointsAttr([left, far(left, dl), far(right, dr), right])}));
+      g.append(s("line", {class: "arc-line", x1: left[0], y1: -left[1], x2: far(left, dl)[0], y2: -far(left, dl)[1]}));
+      g.append(s("line", {class: "arc-line", x1: right[0], y1: -right[1], x2: far(right, dr)[0], y2: -far(right, dr)[1]}));
+    }
+    return g;
+  }
+
+  function facts() {
+    const g = s("g", {class: "facts", "aria-hidden": "true"});
+    const info = state.info;
+    if (!info) return g;
+    const c = info.contact?.outcome;
+    for (const contact of c?.contacts || []) {
+      const pts = contact.points || [];
+      if (pts.length >= 2) {
+        for (let i = 0; i + 1 < pts.length; i += 2) g.append(s("line", {class: "contact-line", x1: pts[i][0], y1: -pts[i][1], x2: pts[i + 1][0], y2: -pts[i + 1][1]}));
+      } else if (pts.length === 1) g.append(s("circle", {class: "contact-dot", cx: pts[0][0], cy: -pts[0][1], r: 0.18}));
+    }
+    const sight = info.sight?.outcome;
+    if (sight?.witness) {
+      const [a, b] = sight.witness;
+      g.append(s("line", {class: "sight-line", x1: a[0], y1: -a[1], x2: b[0], y2: -b[1]}));
+    }
+    const range = info.range?.outcome;
+    if (range?.closest) {
+      const [a, b] = range.closest;
+      g.append(s("line", {class: "range-line", x1: a[0], y1: -a[1], x2: b[0], y2: -b[1]}));
+      g.append(s("text", {class: "range-label", x: (a[0] + b[0]) / 2 + 0.2, y: -(a[1] + b[1]) / 2, text: `${range.distance} → range ${range.range ?? "off"}`}));
+    }
+    return g;
+  }
+
+  function unitShape(u) {
+    const idx = playerIndex(pos, u.player);
+    const color = COLORS[idx % 4];
+    const blockers = new Set(state.info?.sight?.outcome?.blockers || []);
+    const flanking = new Set((state.info?.contact?.outcome?.flanking || []).map((p) => p[0]));
+    const cls = ["unit", u.id === activeId(pos) ? "active" : "", u.id === targetId(pos) ? "target" : "",
+                 blockers.has(u.id) ? "blocker" : "", flanking.has(u.id) ? "flanker" : ""].filter(Boolean).join(" ");
+    const g = s("g", {class: cls, tabindex: "0", role: "button", "data-unit": u.id,
+                      "aria-label": `${u.name || u.id} (${u.player}), facing ${round(u.facing, 1)}°, at ${round(u.front[0], 2)}, ${round(u.front[1], 2)}`});
+    for (const t of trays(u)) g.append(s("polygon", {class: "tray", points: pointsAttr(t), fill: color}));
+    const half = (ranksOf(u)[0].length * trayOf(u).w) / 2;
+    const l = world(u, -half, 0), r = world(u, half, 0);
+    g.append(s("line", {class: "front-edge", x1: l[0], y1: -l[1], x2: r[0], y2: -r[1]}));
+    const f = fwd(u.facing);
+    const tip = [u.front[0] + f[0] * 0.55, u.front[1] + f[1] * 0.55];
+    g.append(s("line", {class: "facing", x1: u.front[0], y1: -u.front[1], x2: tip[0], y2: -tip[1]}));
+    const centre = world(u, 0, -(ranksOf(u).length * trayOf(u).d) / 2);
+    const name = u.name || u.id;
+    const room = ranksOf(u)[0].length * trayOf(u).w;
+    g.append(s("text", {class: "unit-label", x: centre[0], y: -centre[1] + 0.1,
+                        text: name.length > room * 4.5 ? `${name.slice(0, Math.max(3, Math.floor(room * 4.5) - 1))}…` : name},
+      s("title", {text: name})));
+    g.addEventListener("pointerdown", (e) => startDrag(e, u, "move"));
+    g.addEventListener("keydown", (e) => keyMove(e, u));
+    g.addEventListener("focus", () => {
+      if (!state.dragging && activeId(pos) !== u.id) { setActive(pos, u.id); onChange({keepFocus: u.id}); }
+    });
+    return g;
+  }
+
+  function terrainShape(t) {
+    const blockers = new Set(state.info?.sight?.outcome?.blockers || []);
+    return s("polygon", {class: `terrain${t.blocks_los === false ? " exposed" : ""}${blockers.has(t.id) ? " blocker" : ""}`,
+                         points: pointsAttr(t.polygon), "data-terrain": t.id},
+      s("title", {text: t.kind || t.id}));
+  }
+
+  function draw() {
+    const focused = document.activeElement && svg.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-unit") : null;
+    refreshView();
+    const kids = [grid(), overlays(), ...(pos.terrain || []).map(terrainShape), ...(pos.units || []).map(unitShape), facts()];
+    // the turn knob of the selected unit, just behind its rear edge (the front is usually against something),
+    // drawn above everything: drag it around the unit to turn it
+    const act = (pos.units || []).find((u) => u.id === activeId(pos));
+    if (act) {
+      const at = world(act, 0, -ranksOf(act).length * trayOf(act).d - 0.6);
+      const px = svg.clientWidth || 0;  // a finger-sized knob (about 22 px across at least) on a small screen
+      const radius = Math.max(0.28, px ? (11 * (state.view.x1 - state.view.x0)) / px : 0.28);
+      const knob = s("circle", {class: "turn-handle", cx: round(at[0]), cy: round(-at[1]), r: round(radius, 3), "data-turn": act.id},
+        s("title", {text: `Drag to turn ${act.name || act.id}`}));
+      knob.addEventListener("pointerdown", (e) => startDrag(e, act, "turn"));
+      kids.push(knob);
+    }
+    if (state.drawing) {
+      const pts = state.drawing;
+      kids.push(s("polyline", {class: "drawing", points: pointsAttr(pts)}), ...pts.map((p) => s("circle", {class: "drawing-dot", cx: p[0], cy: -p[1], r: 0.15})));
+    }
+    svg.replaceChildren(...kids);
+    svg.classList.toggle("is-drawing", !!state.drawing);
+    if (focused) {
+      const again = svg.querySelector(`[data-unit="${CSS.escape(focused)}"]`);
+      if (again) again.focus({preventScroll: true});
+    }
+  }
+
+  function startDrag(e, u, mode) {
+    if (state.drawing) return;
+    e.preventDefault();
+    state.dragging = true;
+    if (activeId(pos) !== u.id) setActive(pos, u.id);
+    const start = toWorld(e), front0 = [...u.front], facing0 = u.facing;
+    const move = (ev) => {
+      const p = toWorld(ev);
+      if (mode === "move") {
+        u.front = [round(front0[0] + p[0] - start[0]), round(front0[1] + p[1] - start[1])];
+      } else {
+        const ang = Math.atan2(p[0] - u.front[0], p[1] - u.front[1]) * 180 / Math.PI;
+        const ang0 = Math.atan2(start[0] - u.front[0], start[1] - u.front[1]) * 180 / Math.PI;
+        let facing = facing0 + ang - ang0;
+        if (!ev.shiftKey) facing = Math.round(facing / 5) * 5;
+        u.facing = round(((facing % 360) + 360) % 360, 2);
+      }
+      draw();
+    };
+    const up = () => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      state.dragging = false;
+      if (mode === "move") {
+        const shift = snapShift(u, pos.units.filter((o) => o.id !== u.id));
+        if (shift) u.front = [round(u.front[0] + shift[0], 6), round(u.front[1] + shift[1], 6)];
+      }
+      onChange({keepFocus: null});
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+  }
+
+  function keyMove(e, u) {
+    const d = e.shiftKey ? 1 : STEP;
+    const moves = {ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d]};
+    if (moves[e.key]) {
+      u.front = [round(u.front[0] + moves[e.key][0]), round(u.front[1] + moves[e.key][1])];
+      const shift = snapShift(u, pos.units.filter((o) => o.id !== u.id));
+      if (shift && Math.hypot(...shift) < STEP / 2) u.front = [round(u.front[0] + shift[0], 6), round(u.front[1] + shift[1], 6)];
+    } else if (e.key === "r" || e.key === "R") {
+      u.facing = (((u.facing + (e.shiftKey ? -TURN : TURN)) % 360) + 360) % 360;
+    } else if (e.key === "Delete" || e.key === "Backspace") {
+      pos.units = pos.units.filter((o) => o.id !== u.id);
+      onChange({keepFocus: null, structure: true});
+      e.preventDefault();
+      return;
+    } else return;
+    e.preventDefault();
+    onChange({keepFocus: u.id});
+  }
+
+  svg.addEventListener("pointerdown", (e) => {
+    if (!state.drawing || e.target.closest("[data-unit]")) return;
+    state.drawing.push(toWorld(e).map((x) => round(x, 2)));
+    draw();
+  });
+
+  function showInfo() {
+    const info = state.info;
+    const lines = [];
+    const c = info?.contact;
+    if (c && !c.legal) lines.push(h("p", {class: "bad"}, c.summary));
+    const o = c?.outcome;
+    if (o && c.legal) {
+      for (const [a, b] of o.flanking || []) lines.push(h("p", {class: "flank"}, `${label(pos, a)} is flanking ${label(pos, b)}.`));
+      for (const [a, b] of o.engaged || []) {
+        const ea = o.contacted_edges?.[a]?.[b], eb = o.contacted_edges?.[b]?.[a];
+        lines.push(h("p", {}, `Engaged: ${label(pos, a)} (${ea ? ea.join(" + ") : "edge undecided"}) with ${label(pos, b)} (${eb ? eb.join(" + ") : "edge undecided"}).`));
+      }
+      if (!(o.engaged || []).length) lines.push(h("p", {}, "No enemy units touch: nobody is engaged."));
+    }
+    if (info?.sight?.summary) lines.push(h("p", {class: info.sight.outcome?.line_of_sight ? "ok" : "bad"}, info.sight.summary));
+    if (info?.range?.summary) lines.push(h("p", {}, info.range.summary));
+    status.replaceChildren(...lines);
+    sizes.textContent = `Sizes used: range band ${pos.table?.band ?? "?"} tray widths, firing-arc lines at ${pos.table?.arc_degrees ?? "?"}°.`;
+  }
+
+  function ask() {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(async () => {
+      const seq = ++state.seq;
+      try {
+        const info = await analyse(copy(pos));
+        if (seq !== state.seq) return;
+        state.info = info;
+        draw();
+        showInfo();
+      } catch { /* the ruling button reports errors */ }
+    }, 180);
+  }
+
+  draw();
+  showInfo();
+  ask();
+  return {
+    el: h("div", {class: "table-board"}, svg, sizes, status),
+    draw, ask,
+    startDrawing() { state.drawing = []; draw(); },
+    finishDrawing() {
+      const pts = state.drawing;
+      state.drawing = null;
+      if (pts && pts.length >= 3) {
+        pos.terrain = pos.terrain || [];
+        pos.terrain.push({id: uid("terrain"), kind: "Terrain", polygon: pts, blocks_los: true});
+      }
+      draw();
+      return pts && pts.length >= 3;
+    },
+    cancelDrawing() { state.drawing = null; draw(); },
+    isDrawing: () => !!state.drawing,
+  };
+}
+
+// ------------------------------------------------------------------------------------------ panels
+
+function decimal(labelText, get, set, {min = 0.1, max = 100, step = 0.5, path = ""} = {}) {
+  const id = uid("dec");
+  return h("div", {class: "field decimal", dataset: {path}}, h("label", {for: id}, labelText),
+    h("input", {id, type: "number", class: "num wide", min, max, step, value: get() ?? "", dataset: {path}, inputmode: "decimal",
+                onchange: (e) => { const v = parseFloat(e.target.value); if (Number.isFinite(v) && v >= min && v <= max) set(v); }}));
+}
+
+function settingsPanel(pos, changed) {
+  pos.table = pos.table || {};
+  return panel("Settings",
+    h("p", {class: "hint"}, "The rules give no size for a range band or for the firing-arc lines: set them for your components (lengths in tray widths)."),
+    row(
+      decimal("Range band (tray widths)", () => pos.table.band, (v) => { pos.table.band = v; changed(); }, {min: 0.1, max: 50, step: 0.5, path: "table.band"}),
+      decimal("Firing-arc angle (°)", () => pos.table.arc_degrees, (v) => { pos.table.arc_degrees = v; changed(); }, {min: 1, max: 89, step: 1, path: "table.arc_degrees"})));
+}
+
+function unitOptions(pos) {
+  return (pos.units || []).map((u) => [u.id, u.name || u.id]);
+}
+
+function situationPanel(pos, changed, rerender) {
+  const ids = unitOptions(pos);
+  const out = [];
+  if (pos.situation === "line_of_sight" || pos.situation === "range") {
+    out.push(row(
+      select(pos.situation === "range" ? "Measure from (ruler's range 1 end)" : "Unit tracing line of sight", ids, () => pos.unit, (v) => { pos.unit = v; changed(); rerender(); }, {path: "unit"}),
+      select("Target", ids, () => pos.target, (v) => { pos.target = v; changed(); rerender(); }, {path: "target"})));
+  } else if (pos.situation === "squaring_up") {
+    out.push(row(
+      select("Moving unit", ids, () => pos.active, (v) => { pos.active = v; changed(); rerender(); }, {path: "active"}),
+      select("What happened", [["march", "March"], ["shift", "Shift"], ["closing_in", "Closing in"], ["reveal", "Revealed its dial"]], () => pos.cause, (v) => { pos.cause = v; changed(); }, {path: "cause"}),
+      select("Modifier", [[null, "None"], ["charge", "Charge"], ["turning-charge", "Turning charge"], ["turn", "Turn"], ["wheel", "Wheel"]], () => pos.modifier ?? null, (v) => { pos.modifier = v; changed(); }, {path: "modifier"}),
+      select("Direction of the move", ["forward", "backward", "left", "right"], () => pos.direction || "forward", (v) => { pos.direction = v; changed(); }, {path: "direction"})),
+    row(
+      select("Pivot (a tie)", [[null, "Not chosen"], ["left", "Left"], ["right", "Right"]], () => pos.pivot ?? null, (v) => { if (v) pos.pivot = v; else delete pos.pivot; changed(); }, {path: "pivot"}),
+      select("Slide", [[null, "Not chosen"], ["left", "Left"], ["right", "Right"]], () => pos.slide ?? null, (v) => { if (v) pos.slide = v; else delete pos.slide; changed(); }, {path: "slide"})));
+  }
+  return out.length ? panel("Question", ...out) : null;
+}
+
+function unitPanel(pos, board, changed, rerender) {
+  const u = (pos.units || []).find((x) => x.id === activeId(pos)) || (pos.units || [])[0];
+  const add = (player) => () => {
+    const n = (pos.units || []).length + 1;
+    const id = uid("unit").replace(/[^a-z0-9-]/g, "");
+    pos.units = pos.units || [];
+    pos.units.push(unit(id, player, `Unit ${n}`, [n * 3 - 6, -4], 0, 2, 2));
+    setActive(pos, id);
+    changed(); rerender();
+  };
+  const kids = [row(smallButton("Add a unit (first player)", add(pos.units?.[0]?.player || PLAYERS[0])),
+                    smallButton("Add a unit (second player)", add(otherPlayer(pos))))];
+  if (u) {
+    const ranks = ranksOf(u);
+    const files = ranks[0].length;
+    const setFormation = (f, r, back) => {
+      const formation = Array(r).fill(f);
+      if (back && back < f && r > 1) formation[r - 1] = back;
+      u.formation = formation;
+      delete u.files; delete u.ranks;
+      changed(); board.draw(); rerender();
+    };
+    const back = ranks.length > 1 ? ranks[ranks.length - 1].length : files;
+    kids.push(
+      h("p", {class: "hint"}, "Selected unit (tap a unit on the table to select it):"),
+      row(textInput("Name", () => u.name, (v) => { u.name = v; changed(); board.draw(); }, {path: "name"}),
+          select("Player", [...new Set([...PLAYERS, ...(pos.units || []).map((x) => x.player)])], () => u.player, (v) => { u.player = v; changed(); board.draw(); }, {path: "player"})),
+      row(stepper("Files (trays across)", () => files, (v) => setFormation(Math.max(1, Math.min(8, v)), ranks.length, back), {min: 1, max: 8, small: true}),
+          stepper("Ranks", () => ranks.length, (v) => setFormation(files, Math.max(1, Math.min(8, v)), back), {min: 1, max: 8, small: true}),
+          stepper("Trays in the back rank", () => back, (v) => setFormation(files, ranks.length, Math.max(1, Math.min(files, v))), {min: 1, max: files, small: true})),
+      row(decimal("Tray width", () => trayOf(u).w, (v) => { u.tray = {width: v, depth: trayOf(u).d}; changed(); board.draw(); }, {min: 0.25, max: 4, step: 0.25}),
+          decimal("Tray depth", () => trayOf(u).d, (v) => { u.tray = {width: trayOf(u).w, depth: v}; changed(); board.draw(); }, {min: 0.25, max: 4, step: 0.25}),
+          decimal("Facing (°)", () => u.facing, (v) => { u.facing = v % 360; changed(); board.draw(); }, {min: -360, max: 720, step: 15})),
+      row(smallButton("Turn left 15°", () => { u.facing = (u.facing + 345) % 360; changed(); board.draw(); rerender(); }, {"aria-label": "Turn the selected unit 15 degrees left"}),
+          smallButton("Turn right 15°", () => { u.facing = (u.facing + 15) % 360; changed(); board.draw(); rerender(); }, {"aria-label": "Turn the selected unit 15 degrees right"}),
+          smallButton("Remove unit", () => { pos.units = pos.units.filter((x) => x.id !== u.id); changed(); rerender(); })));
+  }
+  return panel("Units", ...kids);
+}
+
+function otherPlayer(pos) {
+  const first = pos.units?.[0]?.player || PLAYERS[0];
+  const other = (pos.units || []).find((u) => u.player !== first);
+  return other ? other.player : PLAYERS.find((p) => p !== first);
+}
+
+function terrainPanel(pos, board, changed, rerender) {
+  const kids = [];
+  if (board.isDrawing()) {
+    kids.push(h("p", {class: "hint"}, "Click or tap the corners of the terrain piece on the table, then press Finish."),
+      row(smallButton("Finish terrain", () => { board.finishDrawing(); changed(); rerender(); }),
+          smallButton("Cancel", () => { board.cancelDrawing(); rerender(); })));
+  } else {
+    kids.push(row(smallButton("Draw terrain", () => { board.startDrawing(); rerender(); })));
+  }
+  (pos.terrain || []).forEach((t, i) => kids.push(row(
+    textInput(`Terrain ${i + 1}`, () => t.kind, (v) => { t.kind = v; changed(); }, {path: `terrain[${i}].kind`}),
+    checkbox("Exposed (does not block line of sight)", () => t.blocks_los === false, (v) => { t.blocks_los = !v; changed(); board.draw(); }, {path: `terrain[${i}].blocks_los`}),
+    smallButton("Remove", () => { pos.terrain.splice(i, 1); changed(); rerender(); }, {"aria-label": `Remove terrain ${i + 1}`}))));
+  return panel("Terrain", ...kids);
+}
+
+/** Render the table part of a position: settings, question, the play area, units and terrain. */
+function renderTable(el, pos, ctx, extra = null) {
+  pos.units = pos.units || [];
+  pos.terrain = pos.terrain || [];
+  let board = null;
+  let holder = null;
+  const changed = (opts = {}) => {
+    lastTable = {table: copy(pos.table), units: copy(pos.units), terrain: copy(pos.terrain)};
+    ctx.changed();
+    if (board) { board.draw(); board.ask(); }
+    if (opts.structure) redrawPanels();
+    if (opts.keepFocus) {
+      const again = el.querySelector(`[data-unit="${CSS.escape(opts.keepFocus)}"]`);
+      if (again) again.focus({preventScroll: true});
+    }
+  };
+  const redrawPanels = () => {
+    if (!holder) return;
+    holder.replaceChildren(...[extra ? extra() : null, situationPanel(pos, changed, redrawPanels), unitPanel(pos, board, changed, redrawPanels),
+                                terrainPanel(pos, board, changed, redrawPanels), settingsPanel(pos, changed)].filter(Boolean));
+  };
+  board = tableBoard(pos, ctx, (opts) => { changed(opts); if (!opts.keepFocus) redrawPanels(); });
+  holder = h("div", {class: "table-panels"});
+  redrawPanels();
+  el.append(h("div", {class: "table-layout"}, panel("Table", h("p", {class: "hint"},
+    "Drag a unit to move it (it snaps flush against a nearby edge); drag the round knob behind the selected unit to turn it. Keyboard: Tab to a unit, arrow keys move it, R turns it 15°."), board.el), holder));
+}
+
+function tableEditor(situation, defaults) {
+  return {
+    example: {...copy(EXAMPLE_TABLE), ...defaults},
+    derive(pos) {
+      delete pos.ui_selected;
+      return pos;
+    },
+    render(el, pos, ctx) {
+      for (const [k, v] of Object.entries(defaults)) if (pos[k] === undefined) pos[k] = v;
+      renderTable(el, pos, ctx);
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------ attack
+
+const stated = base.attack;
+const RESULTS = [["hit", "Hits"], ["mortal_strike", "Mortal strikes"], ["accuracy", "Accuracy"], ["morale", "Morale"], ["surge", "Surges"]];
+
+function attackFromTable(pos) {
+  const t = lastTable ? copy(lastTable) : copy(EXAMPLE_TABLE);
+  const units = t.units;
+  const first = units[0], enemy = units.find((u) => u.player !== first?.player) || units[1];
+  return {
+    // the example table has no melee: its archers shoot at the Spearmen
+    game: pos.game, situation: "attack", attack_type: lastTable ? pos.attack_type || "melee" : "ranged", ...t,
+    attacker: {unit: first?.id},
+    defender: {unit: enemy?.id, defense: pos.defender?.defense ?? 1, wound_threshold: pos.defender?.wound_threshold ?? 1,
+               figures_per_tray: pos.defender?.figures_per_tray ?? 4},
+    results: {hit: 0, mortal_strike: 0, accuracy: 0, morale: 0, surge: 0, ...(pos.results || {})},
+  };
+}
+
+const attack = {
+  example: stated.example,
+  derive(pos) {
+    if (!Array.isArray(pos.units)) return stated.derive ? stated.derive(pos) : pos;
+    delete pos.ui_selected;
+    return pos;
+  },
+  render(el, pos, ctx) {
+    const onTable = Array.isArray(pos.units);
+    const switchTo = (mode) => {
+      if (mode === "table" && !onTable) {
+        const next = attackFromTable(pos);
+        for (const k of Object.keys(pos)) delete pos[k];
+        Object.assign(pos, next);
+      } else if (mode === "stated" && onTable) {
+        const next = {game: pos.game, situation: "attack", ...copy(stated.example)};
+        for (const k of Object.keys(pos)) delete pos[k];
+        Object.assign(pos, next);
+      }
+      ctx.changed();
+      ctx.rerender();
+    };
+    el.append(h("div", {class: "attack-mode"}, segmented("The facts of the attack", [["stated", "I state them"], ["table", "From the table"]],
+      () => (onTable ? "table" : "stated"), switchTo, {path: "attack_mode"}),
+      h("p", {class: "hint"}, onTable ? "Contact, flanking, engagement, range, line of sight and arc are measured on the table."
+        : "Or place the two units on the table and let the rules measure.")));
+    if (!onTable) { stated.render(el, pos, ctx); return; }
+    const a = pos.attacker, d = pos.defender;
+    const extra = () => panel("Attack",
+      row(segmented("Attack", [["melee", "Melee"], ["ranged", "Ranged"]], () => pos.attack_type, (v) => { pos.attack_type = v; ctx.changed(); }, {path: "attack_type"}),
+          select("Attacker", unitOptions(pos), () => a.unit, (v) => { a.unit = v; ctx.changed(); ctx.rerender(); }, {path: "attacker.unit"}),
+          select("Defender", unitOptions(pos), () => d.unit, (v) => { d.unit = v; ctx.changed(); ctx.rerender(); }, {path: "defender.unit"})),
+      row(stepper("Defense", () => d.defense ?? 0, (v) => { d.defense = v; ctx.changed(); }, {min: 0, max: 20, path: "defender.defense", small: true}),
+          stepper("Wound threshold", () => d.wound_threshold ?? 1, (v) => { d.wound_threshold = v; ctx.changed(); }, {min: 1, max: 20, path: "defender.wound_threshold", small: true}),
+          stepper("Figures per tray", () => d.figures_per_tray ?? 1, (v) => { d.figures_per_tray = v; ctx.changed(); }, {min: 1, max: 12, path: "defender.figures_per_tray", small: true})),
+      row(...RESULTS.map(([key, text]) => stepper(text, () => pos.results[key] ?? 0, (v) => { pos.results[key] = v; ctx.changed(); }, {min: 0, max: 99, path: `results.${key}`, small: true}))));
+    renderTable(el, pos, ctx, extra);
+  },
+};
+
+export const editors = {
+  contact: tableEditor("contact", {}),
+  line_of_sight: tableEditor("line_of_sight", {unit: "archers", target: "spearmen"}),
+  range: tableEditor("range", {unit: "archers", target: "spearmen"}),
+  squaring_up: tableEditor("squaring_up", {active: "reanimates", cause: "march", modifier: null}),
+  attack,
+};
