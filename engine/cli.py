@@ -140,9 +140,36 @@ def _summary(corpus: Corpus) -> str:
     return "\n".join(lines)
 
 
+def _data_report(corpus: Corpus, problems: list[Any], structure: list[Any]) -> str:
+    """Return the structured-data and reach lines of ``runecodex check`` (reach never fails the check)."""
+    from engine import corpus_checks
+    from engine.facts import schema_of
+
+    fact_errors = sum(1 for p in problems if ".facts" in p.message or "corrected_facts" in p.message
+                      or p.file == "facts.yaml")
+    errata = corpus.select(kind="errata")
+    gaps = corpus_checks.errata_gaps(corpus)
+    summaries = [p for p in corpus if p.summarizes]
+    lines = [
+        "Structured data:",
+        f"  facts: {sum(1 for p in corpus if p.facts)} paragraphs, {len(schema_of(str(corpus.root)))} keys declared "
+        f"in facts.yaml, {fact_errors} parse/schema error(s)",
+        f"  errata: {len(errata)}, {len(gaps)} left uncorrected in facts or tables",
+        f"  summaries: {len(summaries)} declare what they summarize, "
+        f"{len(corpus_checks.contradictions(corpus))} contradiction(s) with their details",
+        f"  notes: {sum(1 for p in corpus if p.note)} paragraphs, "
+        f"{sum(1 for p in structure if 'belongs in note' in p.message)} remark(s) left in rule text",
+        "Reach (reported only; tests/test_corpus_reach.py enforces 100 %):",
+    ]
+    for r in corpus_checks.reach(corpus):
+        lines.append(f"  {r.field:<6} {r.have:>4}/{r.total:<4} ({100 * r.share:.1f}%) of {', '.join(r.kinds)}")
+    return "\n".join(lines)
+
+
 @_command("check")
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate the corpus and, with sources, every locator; exit non-zero on any problem."""
+    from engine import corpus_checks
     from engine.sources import SourceChecker, default_sources
 
     root = Path(args.rules) if args.rules else None
@@ -164,10 +191,14 @@ def cmd_check(args: argparse.Namespace) -> int:
             return 2
         source_problems, coverage = SourceChecker(corpus, sources).check(args.doc)
         shown += source_problems
+    structure = corpus_checks.check(corpus) if not args.doc else [
+        p for p in corpus_checks.check(corpus) if f"{args.doc}/" in p.file]
+    shown += structure
     for problem in shown:
         print(problem)
     print(f"Corpus: {len(corpus)} paragraphs")
     print(_summary(corpus))
+    print(_data_report(corpus, problems, structure))
     if coverage:
         print(f"Source check against {sources}:")
         for c in coverage:
@@ -320,18 +351,33 @@ def cmd_quickref(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------------------------- search
 
+def _search_offset(args: argparse.Namespace) -> int:
+    """Return the offset of ``--offset`` or ``--page`` (one of them), checked."""
+    from engine.errors import UnreadableInputError
+
+    if args.offset is not None and args.page is not None:
+        raise UnreadableInputError("give --offset or --page, not both", path="page")
+    if args.page is not None:
+        if args.page < 1:
+            raise UnreadableInputError(f"page must be 1 or more, got {args.page}", path="page")
+        return int((args.page - 1) * max(args.limit, 1))
+    return int(args.offset or 0)
+
+
 @_command("search")
 def cmd_search(args: argparse.Namespace) -> int:
     """Find the paragraphs that answer a question, best first (the contract's JSON with --json)."""
     from engine import search as search_module
 
     query = " ".join(args.query)
+    offset = _search_offset(args)
+    detect = not args.all_games
     try:
-        return search_module.search_command(query, args.game, args.limit, args.json)
+        return search_module.search_command(query, args.game, args.limit, args.json, offset, detect)
     except RunecodexError:
         raise
     except Exception as exc:  # an index on disk that cannot be read: rebuild it once
-        from engine.search_index import build_index, default_index_dir
+        from engine.search.index import build_index, default_index_dir
 
         index_dir = default_index_dir()
         print(f"runecodex: the search index {str(index_dir)!r} is unreadable ({type(exc).__name__}); "
@@ -339,7 +385,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         build_index(index_dir)
         getattr(search_module, "_HANDLES", {}).clear()  # forget the handle on the broken index
     try:
-        return search_module.search_command(query, args.game, args.limit, args.json)
+        return search_module.search_command(query, args.game, args.limit, args.json, offset, detect)
     except RunecodexError:
         raise
     except Exception as exc:  # reported in one line, never a traceback
@@ -496,6 +542,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", nargs="+", help='the question; "quoted phrase", +required, -excluded words')
     p.add_argument("--game", help="only this game")
     p.add_argument("--limit", type=int, default=10, help="most hits to show (default 10)")
+    p.add_argument("--offset", type=int, default=None, help="skip this many hits (paging; see next_offset)")
+    p.add_argument("--page", type=int, default=None, help="show page N of --limit hits (1 = the first)")
+    p.add_argument("--all-games", action="store_true",
+                   help="search every game even when the question names one")
     p.add_argument("--json", action="store_true", help="print the contract's JSON")
 
     p = sub.add_parser("index", help="build the search index")
