@@ -64,7 +64,7 @@ def required_size(fmt: str, corpus: Corpus) -> int:
 @rule("rs.modes-of-play.constructed", "rs.modes-of-play.sealed")
 def copy_limits(fmt: str, corpus: Corpus) -> tuple[int | None, int | None]:
     """Return (copies per card, copies per X card); draft decks have no stated limit (None)."""
-    facts = corpus.get(FORMATS[fmt]).facts
+    facts = corpus.facts_of(FORMATS[fmt])
     per, x = facts.get("max_copies_per_card"), facts.get("max_copies_x_card")
     return (None if per is None else int(per)), (None if x is None else int(x))
 

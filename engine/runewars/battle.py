@@ -361,7 +361,7 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
             return out
     use = dfd.get("use_development")
     used = bool(dev) and use is not False
-    if dev and use is None and corpus.get(DEV_RULE[dev]).facts.get("optional"):
+    if dev and use is None and corpus.facts_of(DEV_RULE[dev]).get("optional"):
         trace.decide("defender", f"whether to discard the {DEV_NAME[dev]} to use it (the ruling assumes he does)",
                      "rw.battles.6a", DEV_RULE[dev], options=[True, False], field="defender.use_development")
     picked = picked_effect(dev if used else None, attackers, att.get("development_choices"), corpus)
@@ -402,7 +402,7 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         out["development_effect"] = {"routed": list(result.effect.routed),
                                      "destroyed": list(result.effect.destroyed),
                                      "retreated": list(result.effect.retreated)}
-    if dev and use is None and used and corpus.get(DEV_RULE[dev]).facts.get("optional"):
+    if dev and use is None and used and corpus.facts_of(DEV_RULE[dev]).get("optional"):
         alt = tally(attackers, defenders, stronghold, conquer, None, corpus)
         out["if_not_used"] = {"attacker_strength": alt.attacker, "defender_strength": alt.defender,
                               "winner": alt.winner}

@@ -33,7 +33,7 @@ def order_name(number: int, corpus: Corpus) -> str:
 @rule("rw.order-card-summary.fortify")
 def has_supremacy_ability(order: int, corpus: Corpus) -> bool:
     """Return whether the Order card has a Supremacy Bonus at all (Fortify has none)."""
-    facts = corpus.get("rw.order-card-summary.fortify").facts
+    facts = corpus.facts_of("rw.order-card-summary.fortify")
     return not (order == int(facts["number"]) and not facts["has_supremacy_bonus"])
 
 

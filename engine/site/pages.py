@@ -149,9 +149,10 @@ class PageBuilder:
             blocks.append({"b": "div", "cls": "rc-asked", "blocks": [
                 {"b": "p", "inl": [{"t": "label", "text": "Players ask"}], "cls": "rc-asked-head"},
                 {"b": "bullets", "items": [[a] for a in p.asked]}]})
-        if p.table is not None:
-            blocks.append({"b": "table", "columns": list(p.table.columns),
-                           "rows": [[str(x) for x in row] for row in p.table.rows]})
+        table = c.table_of(p.id)
+        if table is not None:
+            blocks.append({"b": "table", "columns": list(table.columns),
+                           "rows": [[str(x) for x in row] for row in table.rows]})
         if amended:
             errata = [e for e in c.amended_by.get(p.id, [])]
             note: Inline = ["Corrected by "]
@@ -249,13 +250,13 @@ class PageBuilder:
         for p in self.corpus.select(game):
             if "quick-reference" in p.id or p.kind not in ("rule", "table", "glossary"):
                 continue
-            for key, value in p.facts.items():
+            for key, value in self.corpus.facts_of(p.id).items():
                 if key in _STEP_KEYS and isinstance(value, list) and _STEP_TITLE_RE.search(p.title):
                     found.append((_STEP_KEYS.index(key), order[p.id], p, key))
         blocks: list[Block] = []
         seen: set[tuple[str, ...]] = set()
         for _, _, p, key in sorted(found, key=lambda f: (f[0], f[1])):
-            values = tuple(str(v) for v in p.facts[key])
+            values = tuple(str(v) for v in self.corpus.facts_of(p.id)[key])
             if values in seen or len(blocks) >= 3:
                 continue
             seen.add(values)
