@@ -35,7 +35,7 @@ SHORT_MAX_WORDS = 20
 ASKED_MIN, ASKED_MAX = 2, 4
 
 REMARK = re.compile(
-    r"\b(the (rule ?)?book(?:'s|’s)?|rulebook|the engine|misprint\w*|see the note|the errata|"
+    r"\b((?:the|this) (rule ?)?book(?:'s|’s)?|rulebook|source text|the engine|misprint\w*|see the note|the errata|"
     r"our (?:source|corpus|text|restatement)|the corpus|the printing|runecodex)\b", re.IGNORECASE)
 
 
