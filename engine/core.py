@@ -316,6 +316,10 @@ def _message(error: ValidationError) -> str:
 
 def _full_message(error: ValidationError) -> str:
     v = error.validator
+    if v == "maxItems" and isinstance(error.instance, list):
+        return f"too many items ({len(error.instance)}, at most {error.validator_value})"
+    if v == "maxLength" and isinstance(error.instance, str):
+        return f"text too long ({len(error.instance)} characters, at most {error.validator_value})"
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return f"missing field {missing!r}"

@@ -15,13 +15,15 @@ def obj(required: list[str] | None = None, extra: bool = False, **props: Schema)
     return out
 
 
-def arr(items: Schema, min_items: int = 0, max_items: int | None = None) -> Schema:
-    """Return an array schema."""
-    out: Schema = {"type": "array", "items": items}
+MAX_ITEMS = 200  # every list has a length cap, so a hostile position is refused before its items are read
+
+
+def arr(items: Schema, min_items: int = 0, max_items: int = MAX_ITEMS) -> Schema:
+    """Return an array schema of at most *max_items* items (checked before the items themselves)."""
+    out: Schema = {"type": "array", "maxItems": max_items}
     if min_items:
         out["minItems"] = min_items
-    if max_items is not None:
-        out["maxItems"] = max_items
+    out["items"] = items
     return out
 
 

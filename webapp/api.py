@@ -83,6 +83,14 @@ def games() -> Response:
                               for g, n in svc.corpus.games.items()]})
 
 
+@bp.get("/version")
+def version() -> Response:
+    """Return the corpus version being served and whether a rebuild is pending (and why)."""
+    svc = services()
+    svc.snapshot()
+    return jsonify(svc.versions.status())
+
+
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """Return the OpenAPI 3.1 description of this API (situations' schemas included)."""

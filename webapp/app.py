@@ -1,4 +1,11 @@
-"""Create the Runecodex web app: search, rule pages, the built site, the board pages and the JSON API."""
+"""Create the Runecodex web app: search, rule pages, the built site, the board pages and the JSON API.
+
+Every response carries the security headers (a Content-Security-Policy with ``frame-ancestors`` and
+``X-Frame-Options`` on every page, the built site's pages included) and ``X-Runecodex-Corpus``, the
+fingerprint of the corpus version that answered. Errors are JSON for the API (``{"error", "path"}``):
+400 bad input, 404, 405, 413 (checked from ``Content-Length`` before a byte of the body is read),
+503 with ``Retry-After`` when a version or the quick-reference renderer is not ready.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +18,19 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError, UnreadableInputError
-from webapp.services import Services
+from webapp.services import CACHE_BYTES, ServiceBusyError, Services
+from webapp.snapshot import VersionUnavailableError
 
 MAX_BODY = 256 * 1024
+
+# The app's own pages: nothing inline, nothing external.
+CSP_APP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+           "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+# The built Sphinx site (its theme sets the colour scheme with a small inline script and inline styles)
+# and the standalone quick-reference sheet (inline print CSS): still nothing external, no framing.
+CSP_STANDALONE = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                  "script-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+                  "frame-ancestors 'self'")
 
 log = logging.getLogger("webapp")
 
@@ -29,7 +46,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,
         SITE_DIR=str(_default_site_dir()),
         INDEX_DIR=None,
-        CACHE_SIZE=2048,
+        RULES_DIR=None,
+        CACHE_BYTES=CACHE_BYTES,
+        PDF_CACHE_BYTES=32 * 1024 * 1024,
         JSON_SORT_KEYS=False,
     )
     if test_config:
@@ -39,7 +58,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["runecodex"] = services = Services(
         site_dir=Path(app.config["SITE_DIR"]),
         index_dir=Path(app.config["INDEX_DIR"]) if app.config["INDEX_DIR"] else None,
-        cache_size=int(app.config["CACHE_SIZE"]),
+        cache_bytes=int(app.config["CACHE_BYTES"]),
+        rules_dir=Path(app.config["RULES_DIR"]) if app.config["RULES_DIR"] else None,
     )
 
     from webapp.api import bp as api_bp
@@ -56,21 +76,30 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         from webapp.fastpath import FastPath
 
         app.wsgi_app = FastPath(app.wsgi_app, services, MAX_BODY)  # type: ignore[method-assign]
+    from webapp.limits import BodyLimit
+
+    app.wsgi_app = BodyLimit(app.wsgi_app, MAX_BODY)  # type: ignore[method-assign]
 
     @app.after_request
     def _security_headers(resp: Response) -> Response:
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        for name, value in SECURITY_HEADERS:
+            resp.headers.setdefault(name, value)
         standalone = request.path.startswith("/site/") or (
             request.path.startswith("/quickref/") and request.path.endswith(".html"))
-        if resp.mimetype == "text/html" and not standalone:
-            resp.headers.setdefault(
-                "Content-Security-Policy",
-                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                "object-src 'none'; base-uri 'self'; frame-ancestors 'self'")
+        resp.headers.setdefault("Content-Security-Policy", CSP_STANDALONE if standalone else CSP_APP)
+        snap = services.versions.peek()
+        if snap is not None:
+            resp.headers.setdefault("X-Runecodex-Corpus", snap.short)
+        if services.versions.pending:
+            resp.headers.setdefault("X-Runecodex-Rebuild", "pending")
         return resp
 
     return app
+
+
+SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
+    ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "SAMEORIGIN"))
 
 
 def _wants_json() -> bool:
@@ -99,6 +128,18 @@ def _register_errors(app: Flask) -> None:
     def _corpus(exc: CorpusError) -> Any:
         log.error("corpus does not validate: %s", exc.message)
         return _error("the rules corpus does not validate right now; try again shortly", "rules", 503)
+
+    @app.errorhandler(VersionUnavailableError)
+    def _no_version(exc: VersionUnavailableError) -> Any:
+        resp = app.make_response(_error(exc.message, exc.path, 503))
+        resp.headers["Retry-After"] = "5"
+        return resp
+
+    @app.errorhandler(ServiceBusyError)
+    def _busy(exc: ServiceBusyError) -> Any:
+        resp = app.make_response((jsonify({"error": exc.message, "path": exc.path}), 503))
+        resp.headers["Retry-After"] = str(exc.retry_after)
+        return resp
 
     @app.errorhandler(RunecodexError)
     def _other(exc: RunecodexError) -> Any:

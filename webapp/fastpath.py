@@ -13,13 +13,13 @@ import io
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from webapp.limits import JSON_HEADERS
 from webapp.services import Services
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-HEADERS = [("Content-Type", "application/json"), ("X-Content-Type-Options", "nosniff"),
-           ("Referrer-Policy", "same-origin")]
+HEADERS = JSON_HEADERS
 
 
 class FastPath:
@@ -48,5 +48,9 @@ class FastPath:
             hit = self.services.cached("search", environ.get("QUERY_STRING", "").encode("latin-1"))
         if hit is None:
             return self.app(environ, start_response)
-        start_response("200 OK", [*HEADERS, ("Content-Length", str(len(hit)))])
+        headers = [*HEADERS, ("Content-Length", str(len(hit)))]
+        snap = self.services.versions.peek()
+        if snap is not None:
+            headers.append(("X-Runecodex-Corpus", snap.short))
+        start_response("200 OK", headers)
         return [hit]

@@ -1,21 +1,42 @@
-"""Serve the printable quick references: pick topics per game, download the PDF or preview the page."""
+"""Serve the printable quick references: pick topics per game, download the PDF or preview the page.
+
+PDFs are rendered by :class:`webapp.pdf_pool.PdfPool` (a worker process, a bounded queue, 503 with
+``Retry-After`` when busy) and cached by corpus version + game + topics + paper; the topics and paper
+are checked in the request first, so a bad selection is a 400 at once.
+"""
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, cast
 
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from engine.errors import UnreadableInputError
 from webapp.api import services
-from webapp.services import LRU
+from webapp.pdf_pool import PdfPool
 
 bp = Blueprint("quickref", __name__, url_prefix="/quickref")
 
 MAX_SPEC = 2000
-_PDFS = LRU(16)
-_RENDER_LOCK = threading.Lock()  # one PDF at a time: WeasyPrint is CPU-heavy and the server small
+_POOL_LOCK = threading.Lock()
+
+
+def pdf_pool() -> PdfPool:
+    """Return the app's PDF renderer (created on first use)."""
+    pool: PdfPool | None = cast("PdfPool | None", current_app.extensions.get("runecodex-pdf"))
+    if pool is not None:
+        return pool
+    with _POOL_LOCK:
+        pool = cast("PdfPool | None", current_app.extensions.get("runecodex-pdf"))
+        if pool is not None:
+            return pool
+        cfg = current_app.config
+        pool = current_app.extensions["runecodex-pdf"] = PdfPool(
+            cache_bytes=int(cfg.get("PDF_CACHE_BYTES", 32 * 1024 * 1024)),
+            queue=int(cfg.get("PDF_QUEUE", 4)), waiters=int(cfg.get("PDF_WAITERS", 1)),
+            wait_seconds=float(cfg.get("PDF_WAIT_SECONDS", 30.0)))
+    return pool
 
 
 def _selection() -> tuple[str | None, str]:
@@ -45,7 +66,7 @@ def index() -> str:
 def choose(game: str) -> str:
     """Show the topic checkboxes of *game* (the default selection ticked) and the paper sizes."""
     qr = _module()
-    chapters = [c.to_json() for c in qr.topics(game)]
+    chapters = [c.to_json() for c in qr.topics(game, services().corpus)]
     return render_template("quickref/choose.html", game=game,
                            game_name=services().corpus.games.get(game, game), chapters=chapters,
                            papers=list(qr.PAPERS))
@@ -56,15 +77,14 @@ def pdf(game: str) -> Response:
     """Return the PDF of *game* for ``?t=key&t=key…`` (or ``?topics=spec``) and ``?paper=``."""
     qr = _module()
     spec, paper = _selection()
-    keys = tuple(qr.select_topics(game, spec))
-    key = (game, keys, paper.strip().lower())
-
-    def make() -> bytes:
-        with _RENDER_LOCK:
-            data: bytes = qr.render_pdf(game, list(keys), paper)
-            return data
-
-    data = _PDFS.get_or_make(key, make)
+    snap = services().snapshot()
+    keys = tuple(qr.select_topics(game, spec, snap.corpus))
+    paper_key = paper.strip().lower()
+    if paper_key not in qr.PAPERS:
+        raise UnreadableInputError(f"unknown paper {paper!r} (one of {', '.join(qr.PAPERS)})", path="paper")
+    svc = services()
+    data = pdf_pool().get((snap.version, game, keys, paper_key), svc.versions.rules, snap.version, game,
+                          list(keys), paper_key)
     resp = Response(data, mimetype="application/pdf")
     resp.headers["Content-Disposition"] = f'inline; filename="quickref-{game}.pdf"'
     return resp
@@ -75,4 +95,4 @@ def html(game: str) -> Response:
     """Return the sheet of *game* as a standalone page (the same selection rules as the PDF)."""
     qr = _module()
     spec, paper = _selection()
-    return Response(qr.render_html(game, spec, paper), mimetype="text/html")
+    return Response(qr.render_html(game, spec, paper, corpus=services().corpus), mimetype="text/html")

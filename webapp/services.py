@@ -26,7 +26,7 @@ from engine import render
 from engine.core import Situation, load_situations, resolve
 from engine.corpus import Corpus, default_root
 from engine.errors import UnreadableInputError
-from engine.search_index import default_index_dir
+from engine.search.index import default_index_dir
 from webapp.snapshot import Snapshot, Versions
 
 SITE_RECHECK_SECONDS = 2.0
@@ -284,12 +284,10 @@ class Services:
         snap = self.snapshot()
 
         def make() -> bytes:
-            try:
-                snap.index.games()  # opens this thread's searcher on the version's index generation
-            except Exception as exc:
+            if not snap.index_opens():  # opens this thread's searcher on the version's index generation
                 self.versions.mark_broken()
                 raise ServiceBusyError("the search index is being rebuilt; try again in a few seconds",
-                                       retry_after=5, path="q") from exc
+                                       retry_after=5, path="q")
             result = snap.index.search(query, game, limit).to_json()
             for hit in result["hits"]:
                 hit["url"] = self.link(hit["id"])

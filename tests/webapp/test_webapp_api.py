@@ -63,9 +63,9 @@ def test_resolve_result_is_cached_by_canonical_position(client: FlaskClient,
     (json.dumps({"game": "rune-age", "situation": "battle", "target": {"kind": "enemy", "strength": 3},
                  "army": [{"name": "A", "strength": "3"}]}).encode(), "army[0].strength", "expected integer"),
     (json.dumps({"game": "rune-age", "situation": "battle", "army": []}).encode(), "target", "missing field"),
-    (b'{"game": "rune-age", "situation": "battle", "x": NaN}', "", "finite"),
+    (b'{"game": "rune-age", "situation": "battle", "x": NaN}', "x", "finite"),
     (b"[" * 5000 + b"]" * 5000, "", "nested too deeply"),
-    (b'{"n": ' + b"9" * 5000 + b"}", "", "not valid json"),
+    (b'{"n": ' + b"9" * 5000 + b"}", "n", "too large"),
 ])
 def test_unreadable_positions_are_400_with_a_path(client: FlaskClient, body: bytes, path: str,
                                                   fragment: str) -> None:

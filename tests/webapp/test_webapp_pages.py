@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -84,9 +85,15 @@ def test_quick_reference_page_lists_topics_and_renders_the_pdf(client: FlaskClie
     for topic in chapters[0].topics:
         assert f'value="{topic.key}"' in html
     first = default_topics("rune-age")[0]
-    with client.get(f"/quickref/rune-age.pdf?t={first}&paper=letter") as resp:
-        assert resp.status_code == 200 and resp.mimetype == "application/pdf"
-        assert resp.data.startswith(b"%PDF")
+    for _attempt in range(20):  # a busy printer answers 503 + Retry-After (JSON) until the PDF is ready
+        with client.get(f"/quickref/rune-age.pdf?t={first}&paper=letter") as resp:
+            if resp.status_code == 503:
+                assert resp.is_json
+                time.sleep(min(int(resp.headers["Retry-After"]), 5))
+                continue
+            assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+            assert resp.data.startswith(b"%PDF")
+            break
     resp = client.get("/quickref/rune-age.pdf?t=no-such-topic", headers={"Accept": "application/json"})
     assert resp.status_code == 400 and resp.get_json()["path"].startswith("topics")
     with client.get(f"/quickref/rune-age.html?t={first}") as resp:
