@@ -3,9 +3,9 @@
 For each game, in one process after a warm-up: the wall and CPU time of ``engine.quickref.render_pdf``
 (the default selection on A4: select topics, build the sheet, render HTML, lay it out with WeasyPrint,
 fit it on 2 pages, write the PDF), repeated ``--runs`` times; median and p95. The baseline, measured in
-the same run on the same machine, is WeasyPrint typesetting the very same entries (titles, corrected
-texts, locators) as one plain single-column page with no style sheet: the least any PDF of that text
-costs, so the ratio is what the sheet's layout (two columns, tables, fitting) adds.
+the same run on the same machine, is WeasyPrint typesetting the very same content (steps, tables, facts,
+short forms, locators) as one plain single-column page with no style sheet: the least any PDF of that text
+costs, so the ratio is what the sheet's layout (two columns, icons, tables, fitting) adds.
 
 Then the cold command line, as a player runs it: ``runecodex quickref --game G -o FILE`` in a fresh
 process (interpreter start, corpus load, WeasyPrint import, render, atomic write), ``--cold`` times.
@@ -96,7 +96,15 @@ def plain_html(corpus: Corpus, game: str) -> str:
     parts = [f"<h1>{html.escape(sheet.game_title)}</h1>"]
     for section in sheet.sections:
         parts.append(f"<h2>{html.escape(section.heading)}</h2>")
-        for e in section.entries:
+        for seq in section.sequences:
+            parts.append("<ol>" + "".join(f"<li>{html.escape(step)}</li>" for step in seq.steps) + "</ol>")
+        for t in section.tables:
+            rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in t.rows)
+            parts.append(f"<table>{rows}</table>")
+        for f in section.facts:
+            parts.append(f"<p>{html.escape(f.label)}: {html.escape(f.value)} "
+                         f"<small>{html.escape(f.locator)}</small></p>")
+        for e in (*section.entries, *section.notes):
             parts.append(f"<p><b>{html.escape(e.title)}</b> {html.escape(e.text)} "
                          f"<small>{html.escape(e.locator)}</small></p>")
     return "<!doctype html><html><body>" + "".join(parts) + "</body></html>"

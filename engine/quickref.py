@@ -1,9 +1,26 @@
-"""Build the printable quick reference of a game: a compact, two-column sheet made from the corpus.
+"""Build the printable quick reference of a game: a reference card made from the corpus, not prose.
 
 What goes on the sheet is data, not copy: ``rules/quickref.yaml`` lists, per game, chapters of topics,
-each topic a heading and the ids of the corpus paragraphs it shows, and which topics make the default
-selection. The text shown is the corpus's own (errata-corrected, :meth:`Corpus.text_of`), tables come
-from ``kind: table`` paragraphs, and every entry carries its locator in small print.
+each topic a heading, the ids of the corpus paragraphs it shows and its layout ``block``:
+
+- ``sequence``: the round, turn or combat sequence as numbered steps, read from the first paragraph's
+  list fact (``steps``, ``phases``, ``…_steps``), then the other paragraphs as notes;
+- ``steps``: every paragraph a numbered step (its short form);
+- ``table``: the paragraphs' corpus tables (``Corpus.table_of``: errata-corrected), others as notes;
+- ``facts``: a compact table of chosen facts (``facts: {id: [key, …]}``, values from ``Corpus.facts_of``);
+- ``icons``: an icon key, one of our SVG glyphs (:mod:`engine.quickref_icons`) beside each paragraph;
+- ``callouts``: "often forgotten" boxes, each the paragraph's title and short form;
+- ``rules`` (default): the paragraphs' short forms.
+
+Each rule is shown by its corpus ``short`` form (one line, numbers kept), rendered through
+:mod:`engine.render` (the corrected full text when a paragraph has no short form yet); every entry
+carries its locator in small print, an amended one an "errata" mark, and the header lists the errata
+applied. Body type is at least 8.5 pt and citations 6.8 pt; the default selection of each game fills
+two pages (A4 or Letter) of at most about 900 words each, set a little denser (down to 8.5 pt) only
+when needed; added topics (``--topics +a``) add pages.
+
+The HTML page is the same document: a responsive one-column page on a phone, two columns on a wide
+screen, and the same sheet when printed (the print style sheet is the PDF's).
 
 Functions for the command line, the web app and the site build::
 
@@ -15,9 +32,6 @@ Functions for the command line, the web app and the site build::
     render_pdf(game, topics=None, paper="a4") -> bytes  the PDF (WeasyPrint)
     write(game, out, topics=None, paper="a4", fmt="pdf") -> Written   written aside, renamed into place
     build_defaults(out_dir) -> list[Path]               quickref-<game>.pdf for every game
-
-``topics=None`` means the game's default selection, which is fitted on at most two pages (the type is
-made a little smaller, down to a floor, when the default would not fit at the normal size).
 """
 
 from __future__ import annotations
@@ -29,16 +43,19 @@ import re
 import sys
 import tempfile
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
+from engine import render as textrender
 from engine.corpus import Corpus, Problem, get_corpus
 from engine.errors import CorpusError, UnreadableInputError
+from engine.quickref_icons import ICONS, svg
 
 QUICKREF_FILE = "quickref.yaml"
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "quickref"
@@ -46,10 +63,8 @@ PAPERS: dict[str, str] = {"a4": "A4", "letter": "Letter"}
 FORMATS = ("pdf", "html")
 DEFAULT_MAX_PAGES = 2
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_BULLET_RE = re.compile(r"^\s*[-*\u2022]\s+(.*)$")
-_NUMBER_RE = re.compile(r"^\s*(\d{1,2})[.)]\s+(.*)$")
-_INLINE_STEP_RE = re.compile(r"(?:^|(?<=: )|(?<=; ))(\d{1,2})\. ")
-_PAREN_RE = re.compile(r"^\s*(\((?:\d{1,2}|[a-z])\))\s+(.*)$")
+BLOCKS = ("rules", "sequence", "steps", "table", "facts", "lookup", "callouts", "icons")
+MAX_WORDS_PER_PAGE = 900
 
 
 @dataclass(frozen=True)
@@ -63,14 +78,17 @@ class Density:
     @classmethod
     def from_name(cls, name: str) -> Density:
         """Return the density called *name* (``normal``, ``compact`` or ``tight``)."""
-        for d in DENSITIES:
+        for d in (*DENSITIES, ROOMY):
             if d.name == name:
                 return d
         known = ", ".join(d.name for d in DENSITIES)
         raise UnreadableInputError(f"unknown density {name!r} (one of {known})", path="density")
 
 
-DENSITIES = (Density("normal", 7.6, 1.22), Density("compact", 7.1, 1.2), Density("tight", 6.7, 1.18))
+# Body type never goes below 8.5 pt (citations 6.8 pt): a sheet read at arm's length across a table.
+DENSITIES = (Density("normal", 9.8, 1.28), Density("compact", 9.4, 1.24), Density("tight", 8.8, 1.2))
+ROOMY = Density("roomy", 10.2, 1.32)  # for long selections whose pages would be crowded
+DENSITY_WORDS = (730, 840)  # estimated words a page holds at the normal and compact sizes (measured)
 
 
 # --------------------------------------------------------------------------------------- topics as data
@@ -84,11 +102,15 @@ class Topic:
     chapter: str
     paragraphs: tuple[str, ...]
     default: bool
+    block: str = "rules"
+    icons: tuple[str | None, ...] = ()
+    facts: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Return the topic as JSON (for the web app's checkboxes)."""
         return {"key": self.key, "heading": self.heading, "chapter": self.chapter,
-                "paragraphs": list(self.paragraphs), "default": self.default}
+                "paragraphs": list(self.paragraphs), "default": self.default, "block": self.block}
 
 
 @dataclass(frozen=True)
@@ -199,7 +221,9 @@ def _topic(raw: dict[str, Any], game: str, chapter: str, corpus: Corpus, rel: st
     line = _line(raw)
     key = _key(raw, f"{game} topic", rel, problems, seen)
     where = f"{game} topic {key!r}"
-    _unknown_keys(raw, {"key", "heading", "paragraphs", "default"}, where, rel, problems)
+    _unknown_keys(raw, {"key", "heading", "paragraphs", "default", "block", "icons", "facts",
+                                "notes"}, where, rel,
+                  problems)
     heading = _heading(raw, where, rel, problems)
     default = raw.get("default", False)
     if not isinstance(default, bool):
@@ -217,7 +241,59 @@ def _topic(raw: dict[str, Any], game: str, chapter: str, corpus: Corpus, rel: st
             problems.append(Problem(rel, line, f"{where}: {pid!r} belongs to {para.game}, not {game}"))
     if len(set(ids)) != len(ids):
         problems.append(Problem(rel, line, f"{where}: a paragraph is listed twice"))
-    return Topic(key, heading, chapter, tuple(ids), default)
+    block = raw.get("block", "rules")
+    if block not in BLOCKS:
+        problems.append(Problem(rel, line, f"{where}: block must be one of {', '.join(BLOCKS)}, got {block!r}"))
+        block = "rules"
+    icons = _icons(raw.get("icons"), ids, where, rel, line, problems)
+    facts = _facts(raw.get("facts"), ids, corpus, where, rel, line, problems)
+    notes = raw.get("notes") or []
+    if not isinstance(notes, list) or not all(isinstance(n, str) and n in ids for n in notes):
+        problems.append(Problem(rel, line, f"{where}: notes must list paragraphs of the topic, got {notes!r}"))
+        notes = []
+    return Topic(key, heading, chapter, tuple(ids), default, block, icons, facts, tuple(notes))
+
+
+def _icons(raw: Any, ids: list[str], where: str, rel: str, line: int,
+           problems: list[Problem]) -> tuple[str | None, ...]:
+    """Return the icon of each paragraph (``icons:``, one name or null per paragraph, in order)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) != len(ids):
+        problems.append(Problem(rel, line, f"{where}: icons must be a list with one name (or null) per paragraph"))
+        return ()
+    for name in raw:
+        if name is not None and name not in ICONS:
+            problems.append(Problem(rel, line, f"{where}: unknown icon {name!r} (one of {', '.join(ICONS)})"))
+    return tuple(n if n in ICONS else None for n in raw)
+
+
+def _facts(raw: Any, ids: list[str], corpus: Corpus, where: str, rel: str, line: int,
+           problems: list[Problem]) -> tuple[tuple[str, str], ...]:
+    """Return the (paragraph, fact key) rows of a facts table (``facts: {id: [key, ...]}``)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        problems.append(Problem(rel, line, f"{where}: facts must map paragraph ids to lists of fact keys"))
+        return ()
+    rows: list[tuple[str, str]] = []
+    for pid, keys in raw.items():
+        if pid == "__line__":
+            continue
+        if pid not in ids:
+            problems.append(Problem(rel, line, f"{where}: facts name {pid!r}, which is not in paragraphs"))
+            continue
+        if pid not in corpus.paragraphs:
+            continue
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            problems.append(Problem(rel, line, f"{where}: facts of {pid!r} must be a list of keys"))
+            continue
+        for k in keys:
+            if k not in corpus.facts_of(pid):
+                problems.append(Problem(rel, line, f"{where}: paragraph {pid!r} has no fact {k!r}"))
+            else:
+                rows.append((pid, k))
+    return tuple(rows)
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -367,105 +443,6 @@ def _expand(gt: GameTopics, key: str, path: str) -> set[str]:
 # --------------------------------------------------------------------------------------- the sheet as data
 
 @dataclass(frozen=True)
-class Block:
-    """A block of an entry's text: a paragraph (``p``) or a list (``list``) of marked items."""
-
-    kind: str
-    items: tuple[tuple[str, str], ...]
-
-    @classmethod
-    def from_text(cls, text: str) -> tuple[Block, ...]:
-        """Split a corpus text into paragraphs and lists (``- item``, ``1. step``, ``(a) case``)."""
-        blocks: list[Block] = []
-        for group in re.split(r"\n\s*\n", text.strip()):
-            lines = [line for line in group.splitlines() if line.strip()]
-            kind = ""
-            items: list[list[str]] = []
-            for line, mark in zip(lines, _marks(lines), strict=True):
-                if mark is not None:
-                    if kind != "list":
-                        blocks.extend(cls._made(kind, items))
-                        kind, items = "list", []
-                    items.append([mark[0], mark[1]])
-                elif kind == "p" or (kind == "list" and _continues(line, items[-1][0], items[-1][1])):
-                    items[-1][1] += " " + line.strip()
-                else:
-                    blocks.extend(cls._made(kind, items))
-                    kind, items = "p", [["", line.strip()]]
-            blocks.extend(cls._made(kind, items))
-        return tuple(blocks)
-
-    @classmethod
-    def _made(cls, kind: str, items: list[list[str]]) -> list[Block]:
-        """Return the block(s) of collected items: a paragraph with a run-in enumeration becomes two."""
-        if not items:
-            return []
-        marked = tuple((m, " ".join(w.split())) for m, w in items)
-        steps = _inline_steps(marked[0][1]) if kind == "p" else None
-        if steps is None:
-            return [cls(kind, marked)]
-        lead, listed = steps
-        return ([cls("p", (("", lead),))] if lead else []) + [cls("list", listed)]
-
-
-def _marks(lines: Sequence[str]) -> list[tuple[str, str] | None]:
-    """Return the list marker and text of each line that starts a list item (``None`` for the others)."""
-    marks: list[tuple[str, str] | None] = []
-    previous: str | None = None
-    for line in lines:
-        mark = _list_item(line, previous)
-        marks.append(mark)
-        if mark is not None:
-            previous = mark[0]
-    paren = [n for n, m in enumerate(marks) if m is not None and m[0].startswith("(")]
-    if len(paren) == 1:  # a lone "(1)" at the start of a wrapped line is prose, not a list
-        marks[paren[0]] = None
-    return marks
-
-
-def _continues(line: str, marker: str, item: str) -> bool:
-    """Return whether *line* continues a list item: it is indented, or (for ``(a)`` lists) the item has
-    not ended its sentence."""
-    if line[:1].isspace():
-        return True
-    return marker.startswith("(") and not item.rstrip().endswith((".", "!", "?", ":"))
-
-
-def _inline_steps(text: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
-    """Split a run-in enumeration (``…: 1. a; 2. b; 3. c.``) into its lead and steps, if it has 3 or more."""
-    found = list(_INLINE_STEP_RE.finditer(text))
-    numbers = [int(m.group(1)) for m in found]
-    if len(found) < 3 or numbers != list(range(1, len(found) + 1)):
-        return None
-    lead = text[:found[0].start()].strip()
-    steps = []
-    for n, m in enumerate(found):
-        end = found[n + 1].start() if n + 1 < len(found) else len(text)
-        steps.append((f"{numbers[n]}.", text[m.end():end].strip().rstrip(";").strip()))
-    return lead, tuple(steps)
-
-
-def _list_item(line: str, previous: str | None) -> tuple[str, str] | None:
-    m = _BULLET_RE.match(line)
-    if m:
-        return "\u2022", m.group(1)
-    m = _NUMBER_RE.match(line)
-    if m:
-        number = int(m.group(1))
-        expected = int(previous[:-1]) + 1 if previous and previous[:-1].isdigit() else 1
-        return (f"{number}.", m.group(2)) if number == expected else None
-    m = _PAREN_RE.match(line)
-    if m:
-        inner = m.group(1)[1:-1]
-        after = "1" if inner.isdigit() else "a"
-        if previous and previous.startswith("(") and previous[1:-1].isdigit() == inner.isdigit():
-            prev = previous[1:-1]
-            after = str(int(prev) + 1) if prev.isdigit() else chr(ord(prev) + 1)
-        return (m.group(1), m.group(2)) if inner == after else None
-    return None
-
-
-@dataclass(frozen=True)
 class Erratum:
     """An erratum applied to an entry: its id, title and locator."""
 
@@ -474,55 +451,234 @@ class Erratum:
     locator: str
 
 
+def _errata(corpus: Corpus, pid: str) -> tuple[Erratum, ...]:
+    return tuple(Erratum(e, corpus.get(e).title, short_locator(corpus, e))
+                 for e in corpus.amended_by.get(pid, ()))
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in name.replace("/", " ").split() if w[:1].isupper())
+
+
+def short_locator(corpus: Corpus, pid: str) -> str:
+    """Return the sheet's small locator of *pid*: ``RR 41.1`` (a numbered paragraph), ``p. 12`` (a page of
+    the game's rulebook), ``RR p. 3`` (a page of another book), ``FAQ General Q3``, ``Errata Rulebook p. 7``.
+
+    The full locator (:meth:`Corpus.locator`) is the HTML page's tooltip.
+    """
+    p = corpus.get(pid)
+    doc = corpus.documents[p.source.doc]
+    s = p.source
+    abbr = _initials(doc.short) or doc.short
+    if doc.locator == "paragraph" and s.paragraph and p.id.startswith(f"{doc.prefix}.{s.paragraph}"):
+        return f"{abbr} {s.paragraph}"
+    if doc.locator == "section" and s.section and s.paragraph:
+        section = s.section.replace(":", "")
+        if "faq" in s.section.lower():
+            return f"{section} Q{s.paragraph}"
+        if s.section.lower().startswith("errata: rulebook") and s.paragraph.isdigit():
+            return f"{section} p. {s.paragraph}"
+        return f"{section} #{s.paragraph}"
+    if s.page is not None:
+        return f"p. {s.page}" if doc.key == p.game else f"{abbr} p. {s.page}"
+    if s.section:  # an unnumbered part of the book, such as the back cover's summary
+        return s.section if doc.key == p.game else f"{abbr} {s.section}"
+    return corpus.locator(pid)
+
+
 @dataclass(frozen=True)
 class Entry:
-    """One corpus paragraph on the sheet: corrected text split in blocks, table, locator, errata."""
+    """One corpus paragraph on the sheet, shown by its one-line ``short`` form (errata applied).
+
+    ``blocks`` are the short form parsed by :func:`engine.render.blocks` (the corrected full text when
+    the paragraph has no short form yet); ``icon`` is the icon an ``icons`` block shows beside it.
+    """
 
     id: str
     kind: str
     title: str
-    blocks: tuple[Block, ...]
+    blocks: tuple[textrender.Block, ...]
+    locator: str
+    errata: tuple[Erratum, ...]
+    icon: str | None = None
+    source: str = ""
+
+    @classmethod
+    def from_paragraph(cls, corpus: Corpus, pid: str, icon: str | None = None) -> Entry:
+        """Return the sheet entry of paragraph *pid*."""
+        p = corpus.get(pid)
+        text = p.short if p.short else corpus.text_of(pid)
+        return cls(pid, p.kind, p.title, textrender.blocks(text), short_locator(corpus, pid),
+                   _errata(corpus, pid), icon, corpus.locator(pid))
+
+    @property
+    def text(self) -> str:
+        """Return the entry's text as plain words (what the sheet prints)."""
+        return " ".join(i for b in self.blocks for i in b.items)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A corpus table on the sheet (``Corpus.table_of``: an erratum's corrected table when there is one)."""
+
+    id: str
+    title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     locator: str
     errata: tuple[Erratum, ...]
 
-    @classmethod
-    def from_paragraph(cls, corpus: Corpus, pid: str) -> Entry:
-        """Return the sheet entry of paragraph *pid* (errata applied)."""
-        p = corpus.get(pid)
-        errata = tuple(Erratum(e, corpus.get(e).title, corpus.locator(e))
-                       for e in corpus.amended_by.get(pid, ()))
-        columns: tuple[str, ...] = ()
-        rows: tuple[tuple[str, ...], ...] = ()
-        # An erratum corrects a paragraph's text, not its table data: an amended table shows the
-        # corrected text in place of the (uncorrected) printed table.
-        if p.table is not None and not errata:
-            columns = tuple(str(c) for c in p.table.columns)
-            rows = tuple(tuple("" if c is None else str(c) for c in r) for r in p.table.rows)
-        return cls(pid, p.kind, p.title, Block.from_text(corpus.text_of(pid)), columns, rows,
-                   corpus.locator(pid), errata)
 
-    @property
-    def is_table(self) -> bool:
-        """Return whether the entry shows a table."""
-        return bool(self.columns)
+@dataclass(frozen=True)
+class FactRow:
+    """One row of a facts table: a fact's name, its (corrected) value and the paragraph's locator."""
 
-    @property
-    def text(self) -> str:
-        """Return the entry's text as plain words (what the sheet prints)."""
-        return " ".join(t for b in self.blocks for _, t in b.items)
+    id: str
+    label: str
+    value: str
+    locator: str
+    errata: tuple[Erratum, ...]
+
+
+@dataclass(frozen=True)
+class StepList:
+    """Numbered steps read from a paragraph's list fact (``steps``, ``phases``, ``…_steps``)."""
+
+    id: str
+    title: str
+    steps: tuple[str, ...]
+    locator: str
+    errata: tuple[Erratum, ...]
+
+
+def _cell(value: Any) -> str:
+    return "" if value is None else " ".join(str(value).split())
+
+
+def fact_value(value: Any) -> str:
+    """Return a fact's value as printed: numbers as they are, yes/no, lists joined, names spaced."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(fact_value(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {fact_value(v)}" for k, v in value.items())
+    text = str(value)
+    if " " not in text:  # a typed value such as "trays_forming_the_contacted_edge"
+        text = text.replace("_", " ")
+    return text
+
+
+def fact_label(key: str) -> str:
+    """Return a fact's key as a row label ("max_unique_ailment_types" -> "Max unique ailment types")."""
+    words = key.replace("_", " ").replace("-", " ").split()
+    words = [w.upper() if w in {"i", "ii", "iii", "iv"} else w for w in words]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _step_fact(facts: Mapping[str, Any]) -> tuple[str, ...] | None:
+    for key, value in facts.items():
+        if (key in ("steps", "phases") or key.endswith("_steps")) and isinstance(value, (list, tuple)) \
+                and value and all(isinstance(v, str) for v in value):
+            return tuple(_capital(" ".join(v.split())) for v in value)
+    return None
 
 
 @dataclass(frozen=True)
 class Section:
-    """One topic on the sheet: its heading, chapter heading and entries."""
+    """One topic on the sheet: its heading, block type and content.
+
+    ``sequence`` holds numbered steps from a list fact; ``steps`` numbers the entries; ``tables`` and
+    ``facts`` are compact tables; ``entries`` are the rules (notes, callouts, lookup or icon-key rows);
+    ``notes`` are a ``steps`` block's paragraphs that are not steps (shown after them).
+    """
 
     key: str
     heading: str
     chapter: str
     chapter_heading: str
+    block: str
     entries: tuple[Entry, ...]
+    sequences: tuple[StepList, ...] = ()
+    tables: tuple[TableView, ...] = ()
+    facts: tuple[FactRow, ...] = ()
+    notes: tuple[Entry, ...] = ()
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Return the ids of every paragraph the section shows."""
+        return tuple(dict.fromkeys([*(s.id for s in self.sequences), *(t.id for t in self.tables),
+                                    *(f.id for f in self.facts), *(e.id for e in self.entries),
+                                    *(e.id for e in self.notes)]))
+
+    @property
+    def printed(self) -> set[str]:
+        """Return the ids of the paragraphs whose rule the section prints (not counting fact rows)."""
+        return {*(s.id for s in self.sequences), *(t.id for t in self.tables), *(e.id for e in self.entries),
+                *(e.id for e in self.notes)}
+
+    @property
+    def words(self) -> int:
+        """Return about how many words the section prints (for choosing the type size)."""
+        n = len(self.heading.split()) + sum(len(" ".join(x.steps).split()) + 3 for x in self.sequences)
+        n += sum(len(t.title.split()) + 3 + len(t.columns) + sum(len(" ".join(r).split()) + 4 for r in t.rows)
+                 for t in self.tables)  # a table row takes the room of about 4 more words (rules, padding)
+        n += sum(len(f"{f.label} {f.value} {f.locator}".split()) for f in self.facts)
+        for e in (*self.entries, *self.notes):
+            n += len(e.text.split()) + len(e.locator.split())
+            if self.block in ("callouts", "lookup") or e.icon:
+                n += len(e.title.split())
+        return n
+
+    @property
+    def errata(self) -> tuple[Erratum, ...]:
+        """Return the errata applied to anything in the section."""
+        found: dict[str, Erratum] = {}
+        for group in (self.sequences, self.tables, self.facts, self.entries, self.notes):
+            for item in group:
+                for er in item.errata:
+                    found.setdefault(er.id, er)
+        return tuple(found.values())
+
+    @classmethod
+    def from_topic(cls, corpus: Corpus, topic: Topic, chapter: Chapter, skip: set[str]) -> Section:
+        """Return the section of *topic*, leaving out the paragraphs in *skip* (printed already)."""
+        ids = [pid for pid in topic.paragraphs if pid not in skip]
+        icons = dict(zip(topic.paragraphs, topic.icons, strict=False))
+        entries: list[Entry] = []
+        sequences: list[StepList] = []
+        tables: list[TableView] = []
+        facts: list[FactRow] = []
+        notes: list[Entry] = []
+        in_facts = {pid for pid, _ in topic.facts}
+        for pid, key in topic.facts:  # a facts table may repeat a paragraph printed above: it tabulates
+            value = corpus.facts_of(pid).get(key)
+            if value is not None:
+                facts.append(FactRow(pid, fact_label(key), fact_value(value), short_locator(corpus, pid),
+                                     _errata(corpus, pid)))
+        for pid in ids:
+            steps = _step_fact(corpus.facts_of(pid)) if topic.block == "sequence" else None
+            table = corpus.table_of(pid) if topic.block in ("table", "facts") else None
+            if steps is not None:
+                sequences.append(StepList(pid, corpus.get(pid).title, steps, short_locator(corpus, pid),
+                                          _errata(corpus, pid)))
+            elif table is not None:
+                tables.append(TableView(pid, corpus.get(pid).title, tuple(_cell(c) for c in table.columns),
+                                        tuple(tuple(_cell(c) for c in r) for r in table.rows),
+                                        short_locator(corpus, pid), _errata(corpus, pid)))
+            elif pid in topic.notes:
+                notes.append(Entry.from_paragraph(corpus, pid))
+            elif pid not in in_facts:
+                entries.append(Entry.from_paragraph(corpus, pid, icons.get(pid)))
+        return cls(topic.key, topic.heading, chapter.key, chapter.heading, topic.block, tuple(entries),
+                   tuple(sequences), tuple(tables), tuple(facts), tuple(notes))
 
 
 @dataclass(frozen=True)
@@ -542,10 +698,20 @@ class QuickRef:
         """Return the distinct errata applied to the sheet's entries."""
         found: dict[str, Erratum] = {}
         for s in self.sections:
-            for e in s.entries:
-                for er in e.errata:
-                    found.setdefault(er.id, er)
+            for er in s.errata:
+                found.setdefault(er.id, er)
         return tuple(found.values())
+
+    @property
+    def words(self) -> int:
+        """Return about how many words the sheet prints (headings, rules, tables, locators)."""
+        chapters = len({s.chapter_heading for s in self.sections})
+        return 40 + 3 * chapters + sum(s.words for s in self.sections)
+
+    @property
+    def icons(self) -> tuple[str, ...]:
+        """Return the icons the sheet shows."""
+        return tuple(dict.fromkeys(e.icon for s in self.sections for e in s.entries if e.icon))
 
     @classmethod
     def from_selection(cls, corpus: Corpus, game: str, topic_keys: Iterable[str], paper: str) -> QuickRef:
@@ -557,10 +723,10 @@ class QuickRef:
         for chapter in gt.chapters:
             for t in chapter.topics:
                 if t.key in keys:
-                    entries = tuple(Entry.from_paragraph(corpus, pid) for pid in t.paragraphs if pid not in printed)
-                    printed.update(t.paragraphs)
-                    if entries:
-                        sections.append(Section(t.key, t.heading, chapter.key, chapter.heading, entries))
+                    section = Section.from_topic(corpus, t, chapter, printed)
+                    printed.update(section.printed)
+                    if section.ids:
+                        sections.append(section)
         docs = [d.title for d in corpus.documents.values() if d.game == game]
         default = tuple(t.key for t in gt.all_topics if t.default)
         return cls(game, corpus.games.get(game, game), paper, keys, keys == default, tuple(sections),
@@ -610,6 +776,7 @@ def _environment() -> Environment:
     env.filters["runin"] = _runin
     env.filters["css_string"] = _css_string
     env.filters["nobreak"] = _nobreak
+    env.globals["icon"] = lambda name, label="": Markup(svg(name, label))
     return env
 
 
@@ -621,10 +788,10 @@ def _html(sheet: QuickRef, density: Density) -> str:
 
 
 def render_html(game: str, topics: str | Sequence[str] | None = None, paper: str = "a4",
-                density: str = "normal", corpus: Corpus | None = None) -> str:
+                density: str | None = None, corpus: Corpus | None = None) -> str:
     """Return the sheet as one standalone HTML page (screen preview and print CSS included)."""
     sheet = build(game, topics, paper, corpus)
-    return _html(sheet, Density.from_name(density))
+    return _html(sheet, Density.from_name(density) if density else page_density(sheet))
 
 
 @dataclass(frozen=True)
@@ -636,17 +803,59 @@ class RenderedPdf:
     density: str
 
 
+def _first_density(sheet: QuickRef, max_pages: int | None) -> int:
+    """Return the index of the first density worth trying: a sheet with more words than *max_pages*
+    hold at a size starts denser (each extra layout costs a second of CPU)."""
+    if not max_pages:
+        return 0
+    per_page = sheet.words / max_pages
+    for n, limit in enumerate(DENSITY_WORDS):
+        if per_page <= limit:
+            return n
+    return len(DENSITIES) - 1
+
+
+def page_words(document: Any) -> list[int]:
+    """Return about how many words each page of a laid-out WeasyPrint document prints (its text boxes)."""
+    counts = []
+    for page in document.pages:
+        n = 0
+        stack = [page._page_box]
+        while stack:
+            box = stack.pop()
+            text = getattr(box, "text", None)
+            if isinstance(text, str):
+                n += len(text.split())
+            stack.extend(getattr(box, "children", None) or ())
+        counts.append(n)
+    return counts
+
+
+def page_density(sheet: QuickRef) -> Density:
+    """Return the type the HTML page of *sheet* is set in: for the default selection, the size its PDF
+    is likely fitted at (estimated from its words, no layout), so that printing the page gives the
+    same sheet; the normal size otherwise."""
+    return DENSITIES[_first_density(sheet, DEFAULT_MAX_PAGES)] if sheet.is_default else DENSITIES[0]
+
+
 def render(sheet: QuickRef, max_pages: int | None = None) -> RenderedPdf:
-    """Return the PDF of *sheet*; with *max_pages*, set it denser (down to a floor) until it fits."""
+    """Return the PDF of *sheet*; with *max_pages*, set it denser (down to 8.5 pt) until it fits.
+
+    A sheet without a page limit (topics added) whose pages would carry more than
+    :data:`MAX_WORDS_PER_PAGE` words is set in the roomier type instead, over more pages.
+    """
     from weasyprint import HTML
 
-    tries = DENSITIES if max_pages else DENSITIES[:1]
+    tries = DENSITIES[_first_density(sheet, max_pages):] if max_pages else DENSITIES[:1]
     document: Any = None
     density = tries[0]
     for density in tries:
         document = HTML(string=_html(sheet, density)).render()
         if max_pages is None or len(document.pages) <= max_pages:
             break
+    if max_pages is None and max(page_words(document), default=0) > MAX_WORDS_PER_PAGE:
+        density = ROOMY
+        document = HTML(string=_html(sheet, density)).render()
     data = document.write_pdf()
     return RenderedPdf(bytes(data), len(document.pages), density.name)
 
@@ -702,8 +911,9 @@ def write(game: str, out: Path, topics: str | Sequence[str] | None = None, paper
         raise UnreadableInputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", path="format")
     sheet = build(game, topics, paper, corpus)
     if fmt == "html":
-        html = _html(sheet, DENSITIES[0])
-        return Written(write_atomic(out, html.encode("utf-8")), fmt, None, DENSITIES[0].name, sheet)
+        density = page_density(sheet)
+        html = _html(sheet, density)
+        return Written(write_atomic(out, html.encode("utf-8")), fmt, None, density.name, sheet)
     pdf = render(sheet, DEFAULT_MAX_PAGES if sheet.is_default else None)
     return Written(write_atomic(out, pdf.data), fmt, pdf.pages, pdf.density, sheet)
 
@@ -758,7 +968,7 @@ def quickref_command(game: str, topics: str | None = None, paper: str = "a4", fm
         sheet = build(game, topics, paper, corpus)
         if fmt not in FORMATS:
             raise UnreadableInputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", path="format")
-        data_out = (_html(sheet, DENSITIES[0]).encode("utf-8") if fmt == "html"
+        data_out = (_html(sheet, page_density(sheet)).encode("utf-8") if fmt == "html"
                     else render(sheet, DEFAULT_MAX_PAGES if sheet.is_default else None).data)
         sys.stdout.buffer.write(data_out)
         sys.stdout.flush()

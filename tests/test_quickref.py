@@ -1,8 +1,11 @@
-"""The printable quick reference: real PDFs checked with poppler (pdfinfo, pdftotext), topic selection,
-paper sizes, HTML output, errata, escaping and bad input (exit status 2, never a traceback)."""
+"""The printable quick reference: real PDFs checked with poppler (pdfinfo, pdftotext, pdftotext -bbox for
+type sizes): 2 pages of at most 900 words per game, body >= 8.5 pt, citations >= 6.5 pt, every chosen
+topic; rules by their corpus short forms, tables and facts through the corpus accessors, errata applied,
+icons; topic selection, paper sizes, HTML output, escaping and bad input (exit 2, never a traceback)."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 import subprocess
@@ -11,8 +14,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
 
-from engine import quickref
+from engine import quickref, render
 from engine.cli import main
 from engine.corpus import Corpus, load_corpus
 from engine.errors import CorpusError, UnreadableInputError
@@ -30,7 +34,7 @@ def pdf_info(path: Path) -> dict[str, str]:
 
 def pdf_text(path: Path) -> str:
     """Return the PDF's text with whitespace (line breaks, no-break spaces) collapsed to single spaces."""
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True, capture_output=True,
+    out = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(path), "-"], check=True, capture_output=True,
                          text=True).stdout
     return squash(out)
 
@@ -99,12 +103,73 @@ def test_every_game_has_validated_topics(corpus: Corpus) -> None:
 
 # ------------------------------------------------------------------------------------ default PDFs
 
+def page_words(path: Path) -> list[int]:
+    """Return the number of words on each page of the PDF, as ``pdftotext`` extracts them."""
+    pages = int(pdf_info(path)["Pages"])
+    counts = []
+    for n in range(1, pages + 1):
+        out = subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-enc", "UTF-8", str(path), "-"],
+                             check=True, capture_output=True, text=True).stdout
+        counts.append(len(out.split()))
+    return counts
+
+
+_WORD_RE = re.compile(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>')
+
+
+def word_heights(path: Path) -> list[tuple[str, float]]:
+    """Return every word of the PDF with the height of its box (``pdftotext -bbox``)."""
+    out = subprocess.run(["pdftotext", "-bbox", "-enc", "UTF-8", str(path), "-"], check=True,
+                         capture_output=True, text=True).stdout
+    return [(html_lib.unescape(m.group(3)), float(m.group(2)) - float(m.group(1))) for m in _WORD_RE.finditer(out)]
+
+
+@pytest.fixture(scope="module")
+def box_per_pt(tmp_path_factory: pytest.TempPathFactory) -> float:
+    """Return the height of a word's box per point of type, measured on the sheet's font."""
+    from weasyprint import HTML
+
+    path = tmp_path_factory.mktemp("calibrate") / "c.pdf"
+    path.write_bytes(HTML(string='<p style="font-family: \'DejaVu Sans Condensed\', \'DejaVu Sans\'; '
+                                 'font-size: 10pt">Calibrate</p>').write_pdf())
+    ((_, height),) = word_heights(path)
+    return height / 10
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_default_pdf_fits_two_a4_pages_with_every_heading(game: str, defaults: dict[str, Path],
-                                                          corpus: Corpus) -> None:
+def test_default_pdf_is_two_pages_of_at_most_900_words(game: str, defaults: dict[str, Path]) -> None:
     info = pdf_info(defaults[game])
-    assert 1 <= int(info["Pages"]) <= 2
-    assert info["Page size"] == A4
+    assert info["Pages"] == "2" and info["Page size"] == A4
+    words = page_words(defaults[game])
+    assert len(words) == 2 and all(n <= quickref.MAX_WORDS_PER_PAGE for n in words), words
+    assert min(words) >= 150, f"{game}: the second page is nearly empty ({words})"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_default_pdf_body_is_at_least_8_5_pt_and_citations_6_5_pt(game: str, defaults: dict[str, Path],
+                                                                   box_per_pt: float, corpus: Corpus) -> None:
+    words = word_heights(defaults[game])
+    assert words
+    sheet = quickref.build(game, corpus=corpus)
+    # Only the small print may be set below the body size: locators, errata marks, the header's
+    # source line and errata list, and the page footer.
+    small_print = " ".join([*(quickref.short_locator(corpus, pid) for s in sheet.sections for pid in s.ids),
+                            *(er.locator for er in sheet.errata_applied), *sheet.documents, sheet.game_title,
+                            "errata ERRATA applied: Runecodex — quick reference page of 1 2 restated in our own "
+                            "words; small print gives the book's place. ·"])
+    allowed = {w.strip(".,;:()") for w in small_print.replace("\u00a0", " ").split()}
+    smallest = min(h for _, h in words) / box_per_pt
+    assert smallest >= 6.5 - 0.05, f"{game}: text set at {smallest:.2f} pt"
+    body_floor = 8.5 * box_per_pt - 0.05
+    small = [w for w, h in words if h < body_floor]
+    stray = sorted({w for w in small if w.strip(".,;:()") not in allowed})
+    assert not stray, f"{game}: body words set below 8.5 pt: {stray[:12]}"
+    assert len(small) < len(words) / 4
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_default_pdf_shows_every_chosen_topic_with_its_rules(game: str, defaults: dict[str, Path],
+                                                             corpus: Corpus) -> None:
     text = pdf_text(defaults[game])
     gt = quickref.game_topics(game, corpus)
     chosen = [t for t in gt.all_topics if t.default]
@@ -113,52 +178,100 @@ def test_default_pdf_fits_two_a4_pages_with_every_heading(game: str, defaults: d
     for chapter in gt.chapters:
         if any(t.default for t in chapter.topics):
             assert squash(chapter.heading).upper() in text
-    for other in gt.all_topics:
-        if not other.default:
-            for pid in other.paragraphs:
-                title = squash(corpus.get(pid).title)
-                shown = any(pid in t.paragraphs or set(corpus.get(pid).amends) & set(t.paragraphs)
-                            for t in chosen)
-                if len(title) >= 24 and not shown:
-                    assert title not in text, f"{pid} of unchosen topic {other.key} is printed"
+    sheet = quickref.build(game, corpus=corpus)
+    shown = {pid for s in sheet.sections for pid in s.ids}
+    assert shown == {pid for t in chosen for pid in t.paragraphs}, "every chosen paragraph is on the sheet"
+    for s in sheet.sections:
+        for e in (*s.entries, *s.notes):  # each rule by its short form (or corrected text), with its locator
+            assert squash(e.text) in text, f"{e.id}: rule text missing"
+            assert squash(e.locator) in text, f"{e.id}: locator {e.locator!r} missing"
+            assert e.text == (corpus.get(e.id).short or e.text)
+        for seq in s.sequences:
+            assert all(squash(step) in text for step in seq.steps), seq.id
+        for f in s.facts:
+            assert squash(f.label) in text and squash(f.value) in text, (f.id, f.label)
+        for tv in s.tables:
+            assert squash(tv.title) in text
+            for row in tv.rows:
+                assert all(squash(cell) in text for cell in row), (tv.id, row)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_default_pdf_prints_each_entry_with_its_locator(game: str, defaults: dict[str, Path],
-                                                        corpus: Corpus) -> None:
-    text = pdf_text(defaults[game])
-    for key in quickref.default_topics(game, corpus):
-        for pid in topic(game, key, corpus).paragraphs:
-            # A locator breaks only at its commas (pdftotext may order the pieces of a broken one apart).
-            for part in corpus.locator(pid).split(", "):
-                assert squash(part) in text, f"{pid}: locator {corpus.locator(pid)!r} missing"
-            assert squash(corpus.get(pid).title) in text, f"{pid}: title missing"
+def test_no_rule_text_is_written_in_the_templates_or_topics_file() -> None:
+    """The sheet's rules come from the corpus: the templates and quickref.yaml hold layout and ids only."""
+    template = (quickref.TEMPLATES / "quickref.html.j2").read_text(encoding="utf-8")
+    visible = re.sub(r"\{[{%#].*?[}%#]\}", " ", template, flags=re.S)
+    words = html_text(visible).split()
+    assert len(words) < 40, words  # the title, "quick reference", "errata applied", the print hint
+    raw = yaml.safe_load((quickref.TEMPLATES.parents[2] / "rules" / "quickref.yaml").read_text())
+    for game in raw["games"].values():
+        for chapter in game["chapters"]:
+            for t in chapter["topics"]:
+                assert set(t) <= {"key", "heading", "default", "block", "icons", "facts", "notes", "paragraphs"}
+                assert len(t["heading"].split()) <= 6
 
 
-def test_amended_rules_show_their_corrected_text(defaults: dict[str, Path], corpus: Corpus) -> None:
+def test_amended_rules_show_their_corrected_text_and_numbers(defaults: dict[str, Path], corpus: Corpus) -> None:
     text = pdf_text(defaults["rune-age"])
-    amended = [pid for t in quickref.game_topics("rune-age", corpus).all_topics if t.default
-               for pid in t.paragraphs if corpus.is_amended(pid)]
-    assert amended, "the Rune Age default sheet should show at least one amended rule"
-    for pid in amended:
-        corrected = squash(corpus.text_of(pid))
-        original = squash(corpus.get(pid).text)
-        assert corrected != original
-        # The corrected wording is printed (its last words, past any list markers), the erratum is named.
-        tail = " ".join(corrected.split()[-6:])
-        assert tail in text, f"{pid}: corrected text not printed"
-        for eid in corpus.amended_by[pid]:
-            assert all(squash(part) in text for part in corpus.locator(eid).split(", "))
-    # The back-cover summary gained a sixth step through its erratum: the sheet shows it.
-    assert "every player draws up to 5 cards again" in text
+    sheet = quickref.build("rune-age", corpus=corpus)
+    assert sheet.errata_applied, "the Rune Age default sheet should show at least one amended rule"
+    # The errata-applied line lists each erratum by its locator.
+    line = text[text.index("applied:"):][:600]
+    for er in sheet.errata_applied:
+        assert squash(er.locator) in line, er.id
+    # The back-cover summary gained a sixth step through its erratum (corrected facts): the sheet shows it.
+    turn = next(s for s in sheet.sections if s.key == "turn")
+    steps = turn.sequences[0].steps
+    assert len(steps) == 6 and steps == tuple(corpus.fact("ra.quick-reference.a-player-s-turn", "steps"))
+    assert turn.sequences[0].errata and squash(steps[-1]) in text
+    html = quickref.render_html("rune-age", corpus=corpus)
+    for s in sheet.sections:
+        for e in s.entries:
+            if e.errata:
+                block = html[html.index(f'id="p-{e.id}"'):]
+                assert '<span class="mark"' in block[:block.index("</li>" if "</li>" in block else "</div>")]
 
 
-def test_tables_are_printed_from_table_paragraphs(defaults: dict[str, Path], corpus: Corpus) -> None:
+def test_tables_come_from_the_corpus_accessors(defaults: dict[str, Path], corpus: Corpus) -> None:
     text = pdf_text(defaults["runewars"])
-    table = corpus.get("rw.order-card-summary").table
+    table = corpus.table_of("rw.order-card-summary")
     assert table is not None
     for row in table.rows:
         assert squash(str(row[1])) in text and squash(str(row[2])) in text
+    rs = pdf_text(defaults["runeslingers"])  # ailment limits: a facts table
+    assert "Max unique ailment types 4" in rs
+    assert f"Ailment threshold {corpus.fact('rs.phases-of-a-turn.ailment', 'ailment_threshold')}" in rs
+    rwm = pdf_text(defaults["runewars-miniatures"])  # morale: a facts table; threat: a lookup table
+    assert "Morale card types Doubt, Fear, Confusion" in rwm
+    assert squash(corpus.get("rwm.82.1").title) in rwm
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_icons_are_our_inline_svg_with_a_key(game: str, corpus: Corpus) -> None:
+    sheet = quickref.build(game, corpus=corpus)
+    assert sheet.icons, f"{game}: the sheet has no icon key"
+    html = quickref.render_html(game, corpus=corpus)
+    for name in sheet.icons:
+        entry = next(e for s in sheet.sections for e in s.entries if e.icon == name)
+        assert f'aria-label="{entry.title}"' in html.replace("&#39;", "'"), name
+    assert "<img" not in html and "xlink:href" not in html
+
+
+def test_every_icon_is_well_formed_svg() -> None:
+    import xml.etree.ElementTree as ET
+
+    from engine.quickref_icons import ICONS, svg
+
+    for name in ICONS:
+        root = ET.fromstring(svg(name, name))
+        assert root.tag.endswith("svg") and root.get("viewBox") == "0 0 24 24"
+        assert len(root) >= 1
+
+
+def test_fact_values_and_labels_read_as_words() -> None:
+    assert quickref.fact_value(True) == "yes" and quickref.fact_value(4) == "4"
+    assert quickref.fact_value(["Doubt", "Fear"]) == "Doubt, Fear"
+    assert quickref.fact_value("trays_forming_the_front_edge") == "trays forming the front edge"
+    assert quickref.fact_label("burn_ii_min_instances") == "Burn II min instances"
 
 
 # ------------------------------------------------------------------------------------ selection
@@ -179,12 +292,12 @@ def test_select_topics_adds_removes_and_keeps_sheet_order(corpus: Corpus) -> Non
 
 def test_added_and_removed_topics_change_the_pdf(tmp_path: Path, corpus: Corpus) -> None:
     out = tmp_path / "ra.pdf"
-    written = quickref.write("rune-age", out, topics="+rewards,-battle", corpus=corpus)
+    written = quickref.write("rune-age", out, topics="+scenarios,-battle", corpus=corpus)
     assert written.path == out and written.pages == int(pdf_info(out)["Pages"])
     text = pdf_text(out)
-    assert "Rewards" in text and squash(corpus.get("ra.rewards.resources").title) in text
-    assert squash(corpus.get("ra.conduct-a-battle.2").title) not in text
-    assert squash(corpus.get("ra.conduct-a-siege.2").title) in text
+    assert "Scenarios" in text and squash(corpus.get("ra.the-cataclysm.three-stages").short or "") in text
+    assert squash(corpus.get("ra.conduct-a-battle.2").short or "") not in text
+    assert squash(corpus.get("ra.conduct-a-siege.2").short or "") in text
 
 
 def test_letter_paper(tmp_path: Path, corpus: Corpus) -> None:
@@ -210,11 +323,10 @@ def test_html_output_is_a_standalone_escaped_page(tmp_path: Path, corpus: Corpus
     assert "Playing a card" not in text
     for key in ("phases", "ladder"):
         for pid in topic("runeslingers", key, corpus).paragraphs:
-            assert squash(corpus.locator(pid)) in text
-            blocks = quickref.Block.from_text(corpus.text_of(pid))
-            if [b.kind for b in blocks] == ["p"]:
-                # The corpus text comes back verbatim (apostrophes and quotes escaped in the markup).
-                assert squash(corpus.text_of(pid)) in text, pid
+            assert squash(quickref.short_locator(corpus, pid)) in text
+            # The short form comes back verbatim (apostrophes and quotes escaped in the markup).
+            assert squash(corpus.get(pid).short or "") in text, pid
+            assert corpus.locator(pid) in html_lib.unescape(html)  # the full locator is the tooltip
 
 
 def test_html_escapes_markup_in_corpus_text(make_rules: Callable[[dict[str, str]], Path]) -> None:
@@ -248,8 +360,8 @@ def test_html_escapes_markup_in_corpus_text(make_rules: Callable[[dict[str, str]
     assert "<script>" not in html and "<i>nothing" not in html and "<em>" not in html
     assert "&lt;script&gt;" in html and "Topic &amp; &lt;em&gt;" in html
     text = html_text(html)
-    assert "Title <script>alert(1)</script>" in text and 'first "step"' in text
-    assert "Pay 2 & keep <i>nothing</i>:" in text
+    assert 'first "step"' in text and "Pay 2 & keep <i>nothing</i>:" in text
+    assert 'title="Title &lt;script&gt;alert(1)&lt;/script&gt; (' in html  # the title as a tooltip
 
 
 def test_broken_topics_file_is_reported_with_lines(make_rules: Callable[[dict[str, str]], Path],
@@ -268,6 +380,8 @@ def test_broken_topics_file_is_reported_with_lines(make_rules: Callable[[dict[st
                     topics:
                       - {key: a, heading: A, paragraphs: [ra.one, ra.missing]}
                       - {key: a, heading: Again, paragraphs: [ra.one], colour: red}
+                      - {key: b, heading: B, block: poster, paragraphs: [ra.one], icons: [unicorn]}
+                      - {key: d, heading: D, block: facts, paragraphs: [ra.one], facts: {ra.one: [size]}}
               chess:
                 chapters: []
         """,
@@ -281,6 +395,9 @@ def test_broken_topics_file_is_reported_with_lines(make_rules: Callable[[dict[st
     assert any("unknown key 'colour'" in m for m in messages)
     assert any("unknown game 'chess'" in m for m in messages)
     assert any("no topic is in the default selection" in m for m in messages)
+    assert any("block must be one of" in m and "'poster'" in m for m in messages)
+    assert any("unknown icon 'unicorn'" in m for m in messages)
+    assert any("has no fact 'size'" in m for m in messages)
     # `runecodex check` reports them too, so a renamed paragraph id cannot break the sheet unseen.
     assert main(["check", "--rules", str(root), "--no-sources"]) == 1
     assert "quickref.yaml:" in capsys.readouterr().out
@@ -339,7 +456,7 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monke
     def refuse(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(quickref.os, "replace", refuse)
+    monkeypatch.setattr("engine.quickref.os.replace", refuse)
     with pytest.raises(UnreadableInputError, match="no space left"):
         quickref.write("runewars", out, topics="duel", corpus=corpus)
     assert out.read_bytes() == b"previous sheet"
@@ -363,38 +480,63 @@ def test_pdf_to_standard_output(capfdbinary: pytest.CaptureFixture[bytes]) -> No
     assert capfdbinary.readouterr().out.startswith(b"%PDF-")
 
 
-# ------------------------------------------------------------------------------------ text blocks
+# ------------------------------------------------------------------------------------ text and fitting
 
-def test_blocks_split_lists_steps_and_continuations() -> None:
-    blocks = quickref.Block.from_text(
-        "Do this:\n- first item that goes on\n  over a line\n- second\nThen prose.\n\n"
-        "Steps: 1. one; 2. two; 3. three.\n(a) low;\n(b) high and\nstill high.\n")
-    kinds = [b.kind for b in blocks]
-    assert kinds == ["p", "list", "p", "p", "list", "list"]
-    assert blocks[1].items == (("\u2022", "first item that goes on over a line"), ("\u2022", "second"))
-    assert blocks[2].items[0][1] == "Then prose."
-    assert blocks[3].items[0][1] == "Steps:"
-    assert blocks[4].items == (("1.", "one"), ("2.", "two"), ("3.", "three."))
-    assert blocks[5].items == (("(a)", "low;"), ("(b)", "high and still high."))
+def test_corpus_text_goes_through_the_one_renderer(make_rules: Callable[[dict[str, str]], Path]) -> None:
+    root = make_rules({
+        "rune-age/a.yaml": """
+            paragraphs:
+              - id: ra.listed
+                kind: rule
+                title: Listed
+                source: {page: 3, section: Setup}
+                text: |
+                  Do this:
+
+                  1. first
+                  2. second
+              - id: ra.brief
+                kind: rule
+                title: Brief
+                short: Pay 2 gold, then draw 1 card.
+                source: {page: 4, section: Setup}
+                text: "Pay 2 gold and afterwards draw 1 card from your deck."
+        """,
+        "quickref.yaml": """
+            games:
+              rune-age:
+                chapters:
+                  - key: only
+                    heading: Only
+                    topics:
+                      - {key: one, heading: One, default: true, paragraphs: [ra.listed, ra.brief]}
+        """,
+    })
+    small = load_corpus(root)
+    sheet = quickref.build("rune-age", corpus=small)
+    listed, brief = sheet.sections[0].entries
+    assert listed.blocks == render.blocks(small.text_of("ra.listed"))  # no short yet: the full text
+    assert brief.blocks == render.blocks("Pay 2 gold, then draw 1 card.")  # the short form
+    html = quickref.render_html("rune-age", corpus=small)
+    assert '<ol class="inner"><li>first</li><li>second</li></ol>' in html
+    assert "Pay 2 gold, then draw 1 card." in html and "afterwards" not in html
 
 
-def test_numbers_inside_prose_are_not_a_list() -> None:
-    blocks = quickref.Block.from_text("At most 8 units per area (see page\n12. Other borders) and 2. more.")
-    assert [b.kind for b in blocks] == ["p"]
-    wrapped = quickref.Block.from_text("Set up in order: (1) armies,\n(2) terrain, (3) units.")
-    assert [b.kind for b in wrapped] == ["p"]
-    assert wrapped[0].items[0][1] == "Set up in order: (1) armies, (2) terrain, (3) units."
-
-
-def test_fitting_sets_the_type_denser_only_when_needed(corpus: Corpus) -> None:
+def test_fitting_sets_the_type_denser_only_when_needed_never_below_8_5(corpus: Corpus) -> None:
+    assert min(d.font_pt for d in quickref.DENSITIES) >= 8.5
     sheet = quickref.build("rune-age", "forgotten,faq-cards,errata,setup", corpus=corpus)
-    loose = quickref.render(sheet)
+    loose = quickref.render(sheet, max_pages=99)
     assert loose.density == "normal" and loose.pages >= 2
     fitted = quickref.render(sheet, max_pages=loose.pages - 1)
     assert fitted.density != "normal"
     assert fitted.pages <= loose.pages - 1 or fitted.density == quickref.DENSITIES[-1].name
-    roomy = quickref.render(sheet, max_pages=loose.pages)
-    assert roomy.density == "normal" and roomy.pages == loose.pages
+
+
+def test_added_topics_add_pages(tmp_path: Path, corpus: Corpus) -> None:
+    out = tmp_path / "more.pdf"
+    written = quickref.write("rune-age", out, topics="+setup,+faq-cards,+errata,+scenarios", corpus=corpus)
+    assert written.pages is not None and written.pages > 2 and written.density in ("normal", "roomy")
+    assert all(n <= quickref.MAX_WORDS_PER_PAGE for n in page_words(out))
 
 
 def test_a_paragraph_in_two_chosen_topics_is_printed_once(corpus: Corpus) -> None:
@@ -404,5 +546,22 @@ def test_a_paragraph_in_two_chosen_topics_is_printed_once(corpus: Corpus) -> Non
     html = quickref.render_html("rune-age", [t.key for t in both], corpus=corpus)
     assert html.count('id="p-ra.conduct-a-battle.4.instant-damage"') == 1
     sheet = quickref.build("rune-age", [t.key for t in both], corpus=corpus)
-    ids = [e.id for s in sheet.sections for e in s.entries]
+    ids = [pid for s in sheet.sections for pid in s.printed]
     assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_html_page_is_set_in_the_type_of_its_pdf(game: str, corpus: Corpus) -> None:
+    sheet = quickref.build(game, corpus=corpus)
+    assert quickref.page_density(sheet).name == quickref.render(sheet, quickref.DEFAULT_MAX_PAGES).density
+
+
+def test_html_page_is_responsive_and_prints_as_the_sheet(corpus: Corpus) -> None:
+    html = quickref.render_html("runewars-miniatures", corpus=corpus)
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert "@media screen and (max-width: 700px)" in html and "columns: 1" in html
+    assert "@page" in html and "size: A4" in html and "@media print" in html
+    sheet = quickref.build("runewars-miniatures", corpus=corpus)
+    pdf = quickref.render(sheet, quickref.DEFAULT_MAX_PAGES)
+    # The page the web app serves is the document the PDF is made from, in the same type size.
+    assert quickref._html(sheet, quickref.Density.from_name(pdf.density)) == html
