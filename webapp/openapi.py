@@ -37,13 +37,19 @@ HIT = {
     "properties": {"id": {"type": "string"}, "title": {"type": "string"},
                    "snippet": {"type": "string", "description": "escaped text; only <mark> markup"},
                    "score": {"type": "number"}, "source": {"$ref": "#/components/schemas/Source"},
-                   "url": {"type": "string"}},
+                   "url": {"type": "string"}, "locator": {"type": "string"},
+                   "short": {"type": ["string", "null"], "description": "the rule in one line"}},
 }
 SEARCH = {
     "type": "object", "required": ["query", "total", "hits"],
     "properties": {"query": {"type": "string"}, "total": {"type": "integer"},
                    "hits": {"type": "array", "items": {"$ref": "#/components/schemas/SearchHit"}},
-                   "corrected": {"type": "string"}},
+                   "corrected": {"type": "string"},
+                   "game": {"type": ["string", "null"], "description": "the game searched"},
+                   "detected_game": {"type": ["string", "null"],
+                                     "description": "the game named in the question (detect=0 to ignore)"},
+                   "offset": {"type": "integer"}, "limit": {"type": "integer"},
+                   "next_offset": {"type": ["integer", "null"], "description": "the next page, null on the last"}},
 }
 CITED = {"type": "object", "required": ["text", "cites"],
          "properties": {"text": {"type": "string"}, "cites": IDS}}
@@ -120,9 +126,14 @@ def openapi_document(situations: Iterable[Situation]) -> dict[str, Any]:
                     {"name": "q", "in": "query", "schema": {"type": "string", "maxLength": 500}},
                     {"name": "game", "in": "query", "schema": {"type": "string"}},
                     {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1,
-                                                                "maximum": 100, "default": 10}}],
+                                                                "maximum": 100, "default": 10}},
+                    {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0, "default": 0}},
+                    {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+                    {"name": "detect", "in": "query", "schema": {"type": "string", "enum": ["0", "1"],
+                                                                 "default": "1"}}],
                 "responses": {"200": _ok("#/components/schemas/SearchResult", "hits, best first"),
-                              "400": bad}}},
+                              "400": bad, "503": _error_response(
+                                  "the search index is being rebuilt (Retry-After says when to ask again)")}}},
             "/api/rules/{id}": {"get": {
                 "summary": "One paragraph", "operationId": "rule",
                 "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
@@ -151,6 +162,11 @@ def openapi_document(situations: Iterable[Situation]) -> dict[str, Any]:
                                                                  "type": "string"}}, "description": "outcome key "
                                                              "-> {coded value: words} (\"army\": \"The army\")"}
                                                          }}}}}}}}}}},
+            "/api/version": {"get": {
+                "summary": "The corpus version served, and whether a rebuild is pending (and why)",
+                "operationId": "version",
+                "responses": {"200": {"description": "the served corpus fingerprint and rebuild state",
+                                      "content": {"application/json": {"schema": {"type": "object"}}}}}}},
             "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                           "responses": {"200": {"description": "OpenAPI 3.1"}}}},
         },
