@@ -184,8 +184,9 @@ def resolve_siege_turns(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) ->
             trace.step(f"Next: {names[nxt]} must play a unit or tactic card; he cannot pass before committing "
                        f"one to the combat.", next_to_act, may_pass)
             choose = "which unit or tactic card to play first"
-        trace.decide(names[nxt], choose, next_to_act, options=options,
-                     field=f"sequence[{len(pos['sequence'])}].action")
+        # the answer is the next entry of the sequence, whose side is known: {by, action}
+        trace.decide(names[nxt], choose, next_to_act, options=[{"by": nxt, "action": a} for a in options],
+                     field=f"sequence[{len(pos['sequence'])}]")
         trace.summarize(f"The Assault goes on: {names[nxt]} ({nxt}) "
                         + ("plays or passes" if "pass" in options else "must play a card") + " next; played so far "
                         f"{state.played['attacker']} (attacker) and {state.played['defender']} (defender).")

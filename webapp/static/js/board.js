@@ -4,6 +4,7 @@ import {announce, clear, copy, h, humanize} from "./dom.js";
 import {installPreviews} from "./preview.js";
 import {renderRuling} from "./ruling.js";
 import {defaultFor, renderForm} from "./schemaform.js";
+import {parsePath, schemaAt} from "./paths.js";
 import {readFromLocation, shareURL, writeToLocation} from "./share.js";
 
 // The editor modules of this board come from the page (boards.py lists the files present for the game:
@@ -31,13 +32,11 @@ function examplesOf(name) {
   return state.examples.filter((e) => e.situation === name);
 }
 
+/** A visual editor opens on its own example; a generated form opens blank (its defaults shown as values),
+ *  so what the player sets up is theirs: the worked examples stay one pick away in the example picker. */
 function initialPosition(name) {
   const ed = state.editors[name];
-  const worked = examplesOf(name)[0];
-  let base;
-  if (ed && ed.example) base = copy(ed.example);
-  else if (worked) base = copy(worked.position);
-  else base = defaultFor(state.schemas[name].schema);
+  const base = ed && ed.example ? copy(ed.example) : defaultFor(state.schemas[name].schema);
   return {...base, game, situation: name};
 }
 
@@ -110,10 +109,21 @@ tabs.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
+/** Scroll the tab strip (only sideways) so that the selected tab is in view, e.g. on a phone. */
+function revealTab(name) {
+  const tab = document.getElementById(`tab-${name}`);
+  if (!tab || tabs.scrollWidth <= tabs.clientWidth) return;
+  const left = tab.offsetLeft - tabs.offsetLeft;
+  if (left < tabs.scrollLeft || left + tab.offsetWidth > tabs.scrollLeft + tabs.clientWidth) {
+    tabs.scrollLeft = Math.max(0, left - (tabs.clientWidth - tab.offsetWidth) / 2);
+  }
+}
+
 function select(name) {
   state.current = name;
   if (!state.positions[name]) state.positions[name] = initialPosition(name);
   renderTabs();
+  revealTab(name);
   renderEditor();
   showRuling(state.rulings[name] || null);
   writeToLocation(shownPosition());
@@ -136,6 +146,26 @@ function answer(apply) {
   renderEditor();
   writeToLocation(shownPosition());
   resolveNow();
+}
+
+/** Return a JSON path of the position in the form's words: "place_on.id" → "Placement › Concentration",
+ *  "players[1].bid" → "Players 2 › Bid" (the schema's titles, else the keys humanized). */
+function pathWords(path) {
+  const schema = (state.schemas[state.current] || {}).schema;
+  const parts = [];
+  let sofar = "";
+  for (const key of parsePath(path)) {
+    if (typeof key === "number") {
+      sofar += `[${key}]`;
+      if (parts.length) parts[parts.length - 1] += ` ${key + 1}`;
+      else parts.push(`#${key + 1}`);
+      continue;
+    }
+    sofar = sofar ? `${sofar}.${key}` : key;
+    const sub = schema ? schemaAt(schema, sofar) : null;
+    parts.push((sub && sub.title) || humanize(key));
+  }
+  return parts.join(" › ") || "the whole position";
 }
 
 function markError(path) {
@@ -179,7 +209,7 @@ async function resolveNow() {
       rulingEl.append(h("div", {class: "error", role: "alert"},
         h("h2", {}, status === 413 ? "Position too large" : "The position cannot be read"),
         h("p", {}, data.error || "unknown error"),
-        data.path ? h("p", {}, "At ", h("code", {}, data.path)) : null));
+        data.path ? h("p", {class: "error-where"}, "At ", h("strong", {}, pathWords(data.path))) : null));
       markError(data.path || "");
     }
   } catch (err) {

@@ -107,7 +107,7 @@ export function installPreviews() {
   });
   document.addEventListener("mouseout", (e) => {
     const link = e.target.closest && e.target.closest("a.cite");
-    if (link) { clearTimeout(showTimer); scheduleHide(); }
+    if (link && lastPointer !== "touch") { clearTimeout(showTimer); scheduleHide(); }  // a tap's compat mouse events do not hide it
   });
   document.addEventListener("focusin", (e) => {
     const link = e.target.closest && e.target.closest("a.cite");

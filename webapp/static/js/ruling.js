@@ -3,7 +3,7 @@
 import {h, humanize} from "./dom.js";
 import {citeLink} from "./preview.js";
 import {answerControls} from "./answers.js";
-import {keyLabel, valueWords} from "./names.js";
+import {factionName, keyLabel, valueWords} from "./names.js";
 
 function cites(ruling, ids) {
   if (!ids || !ids.length) return null;
@@ -14,6 +14,11 @@ function cites(ruling, ids) {
     const label = [src.title || pid, short ? h("span", {class: "loc"}, short) : null];
     return citeLink(pid, (ruling.links || {})[pid], label, src.locator);
   }));
+}
+
+/** Return who decides in words: "the tied players (daqan and elves)" → "The tied players (Daqan and Latari Elves)". */
+function whoWords(who) {
+  return humanize(String(who || "").replace(/\b(daqan|elves|uthuk|waiqar)\b/g, (k) => factionName(k)));
 }
 
 function isEmpty(value) {
@@ -71,7 +76,7 @@ export function renderRuling(ruling, position, onAnswer, opts = {}) {
       const qid = `decision-${i}`;
       box.append(h("div", {class: "decision", role: "group", "aria-labelledby": qid,
                             dataset: {index: String(i), field: d.field || ""}},
-        h("p", {class: "question", id: qid}, h("strong", {}, `${humanize(d.who)}`), `: choose ${d.choose}`),
+        h("p", {class: "question", id: qid}, h("strong", {}, whoWords(d.who)), `: choose ${d.choose}`),
         controls || (d.options && d.options.length
           ? h("p", {}, "Options: ", d.options.map(valueWords).join(" · ")) : null),
         controls ? null : h("p", {class: "hint"}, "State the choice in the position above, then ask again."),
