@@ -17,8 +17,9 @@ from typing import Any
 
 from engine.errors import UnreadableInputError
 
-MAX_DEPTH = 64
-MAX_DIGITS = 300  # far beyond any count in a board game, far below Python's 4,300-digit limit
+MAX_DEPTH = 32  # nesting levels: far beyond any position's structure
+MAX_INTEGER = 2**53 - 1  # the largest integer a browser's JSON reads exactly
+_LONG_DIGITS = 17  # integer literals longer than this are refused before conversion
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ class _Bad:
 
 def _parse_int(text: str) -> int | _Bad:
     digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        return _Bad(f"the integer with {digits} digits is too large (numbers have at most {MAX_DIGITS} digits)")
+    if digits > _LONG_DIGITS:
+        return _Bad(f"the integer with {digits} digits is too large (at most {MAX_INTEGER})")
     return int(text)
 
 
@@ -61,7 +62,11 @@ def _join(path: str, part: str | int) -> str:
 
 
 def check(value: Any) -> None:
-    """Raise :class:`UnreadableInputError` (with the JSON path) at the first value no position may hold."""
+    """Raise :class:`UnreadableInputError` (with the JSON path) at the first value no position may hold.
+
+    Numbers that are not finite, integers beyond ``MAX_INTEGER``, text with a lone surrogate and nesting
+    deeper than ``MAX_DEPTH``. Iterative (no recursion), linear in the size of the value.
+    """
     stack: list[tuple[Any, str, int]] = [(value, "", 0)]
     while stack:
         item, path, depth = stack.pop()
@@ -70,6 +75,14 @@ def check(value: Any) -> None:
         if isinstance(item, str):
             if not _is_unicode(item):
                 raise UnreadableInputError("text must be valid unicode (it holds a lone surrogate)", path=path)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if abs(item) > MAX_INTEGER:
+                raise UnreadableInputError(f"the integer {item} is too large (at most {MAX_INTEGER})", path=path)
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise UnreadableInputError("numbers must be finite", path=path)
         elif isinstance(item, (dict, list)):
             if depth >= MAX_DEPTH:
                 raise UnreadableInputError(f"the document is nested too deeply (at most {MAX_DEPTH} levels)",
@@ -98,3 +111,14 @@ def parse(text: str) -> Any:
         raise UnreadableInputError(f"not valid JSON: {str(exc).lower()}", path="") from None
     check(value)
     return value
+
+
+def parse_bytes(body: bytes, what: str = "the request body") -> Any:
+    """Return the JSON value of UTF-8 *body* (a request body), refused as :func:`parse` refuses."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableInputError(f"{what} is not UTF-8 text", path="") from None
+    if not text.strip():
+        raise UnreadableInputError(f"{what} is empty: send one JSON position", path="")
+    return parse(text)

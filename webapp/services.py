@@ -12,7 +12,6 @@ version's fingerprint and the canonical JSON of the request. Links to the built 
 from __future__ import annotations
 
 import json
-import math
 import os
 import threading
 import time
@@ -22,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import render
+from engine import jsoninput, render
 from engine.core import Situation, load_situations, resolve
 from engine.corpus import Corpus, default_root
 from engine.errors import UnreadableInputError
@@ -36,9 +35,6 @@ MAX_LIMIT = 100
 CACHE_MAX_BYTES = 32 * 1024  # larger positions are resolved every time (the caches stay small)
 CACHE_BYTES = 64 * 1024 * 1024  # all answer caches together
 ENTRY_OVERHEAD = 256  # bytes counted per cache entry beyond its key and value (dict slot, tuple, objects)
-MAX_DEPTH = 32  # nesting levels of a position
-MAX_INTEGER = 2**53 - 1  # the largest integer a browser's JSON reads exactly
-_LONG_DIGITS = 17  # integer literals longer than this are not converted at all
 
 
 class ServiceBusyError(Exception):
@@ -276,8 +272,9 @@ class Services:
         return self._resolve_cache.get_or_make(("l", ruling, self._stamp()),
                                                lambda: _add_links(ruling, self.link))
 
-    def search_json(self, query: str, game: str | None, limit: int) -> bytes:
-        """Return the search answer as JSON bytes, each hit with its ``url``."""
+    def search_json(self, query: str, game: str | None, limit: int, offset: int = 0,
+                    detect_game: bool = True) -> bytes:
+        """Return the search answer as JSON bytes, each hit with its ``url`` (``engine.search``'s shape)."""
         if len(query) > MAX_QUERY:
             raise UnreadableInputError(
                 f"the query is too long ({len(query)} characters, at most {MAX_QUERY})", path="q")
@@ -288,12 +285,19 @@ class Services:
                 self.versions.mark_broken()
                 raise ServiceBusyError("the search index is being rebuilt; try again in a few seconds",
                                        retry_after=5, path="q")
-            result = snap.index.search(query, game, limit).to_json()
+            result = snap.index.search(query, game, limit, offset, detect_game).to_json()
             for hit in result["hits"]:
                 hit["url"] = self.link(hit["id"])
             return dumps(result)
 
-        return self._search_cache.get_or_make((" ".join(query.split()), game, limit, self._stamp()), make)
+        key = (" ".join(query.split()), game, limit, offset, detect_game, self._stamp())
+        return self._search_cache.get_or_make(key, make)
+
+    def search(self, query: str, game: str | None, limit: int, offset: int = 0,
+               detect_game: bool = True) -> dict[str, Any]:
+        """Return the search answer as a dict (for the server-rendered search page)."""
+        answer: dict[str, Any] = json.loads(self.search_json(query, game, limit, offset, detect_game))
+        return answer
 
     def rule_json(self, pid: str) -> dict[str, Any]:
         """Return the contract's JSON of paragraph *pid* plus ``url`` (site or fallback page)."""
@@ -318,102 +322,11 @@ def dumps(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-class _Bad:
-    """A number the JSON text holds but the app refuses (found by :func:`check_values` with its path)."""
-
-    __slots__ = ("why",)
-
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-
-def _parse_int(text: str) -> int | _Bad:
-    if len(text.lstrip("-")) > _LONG_DIGITS:
-        digits = len(text.lstrip("-"))
-        return _Bad(f"the integer with {digits} digits is too large (at most {MAX_INTEGER})")
-    return int(text)
-
-
-def _parse_float(text: str) -> float | _Bad:
-    value = float(text)
-    if not math.isfinite(value):
-        return _Bad(f"the number {text[:40]} is too large (numbers must be finite)")
-    return value
-
-
-def _parse_constant(text: str) -> _Bad:
-    return _Bad(f"{text} is not a JSON number (numbers must be finite)")
-
-
-def _has_lone_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _join(path: str, part: str | int) -> str:
-    if isinstance(part, int):
-        return f"{path}[{part}]"
-    return f"{path}.{part}" if path else part
-
-
-def check_values(value: Any) -> None:
-    """Refuse what JSON can carry but a position must not: raise :class:`UnreadableInputError` with the path.
-
-    Numbers that are not finite, integers beyond ``MAX_INTEGER``, text with a lone surrogate
-    (``"\\ud800"``: not Unicode, cannot be shown or sent back) and nesting deeper than ``MAX_DEPTH``.
-    Iterative (no recursion), linear in the size of the value.
-    """
-    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
-    while stack:
-        item, path, depth = stack.pop()
-        if isinstance(item, str):
-            if _has_lone_surrogate(item):
-                raise UnreadableInputError("text must be valid Unicode (it holds a lone surrogate)", path=path)
-        elif isinstance(item, bool) or item is None or isinstance(item, float):
-            continue
-        elif isinstance(item, int):
-            if abs(item) > MAX_INTEGER:
-                raise UnreadableInputError(f"the integer {item} is too large (at most {MAX_INTEGER})", path=path)
-        elif isinstance(item, _Bad):
-            raise UnreadableInputError(item.why, path=path)
-        elif depth >= MAX_DEPTH:
-            raise UnreadableInputError(f"the position is nested too deeply (at most {MAX_DEPTH} levels)",
-                                       path=path)
-        elif isinstance(item, dict):
-            for key, child in item.items():
-                if _has_lone_surrogate(key):
-                    raise UnreadableInputError("a field name must be valid Unicode (it holds a lone surrogate)",
-                                               path=path)
-                stack.append((child, _join(path, key), depth + 1))
-        elif isinstance(item, list):
-            stack.extend((child, _join(path, i), depth + 1) for i, child in enumerate(item))
-
-
 def parse_json(body: bytes) -> Any:
-    """Return the JSON value of a request body, or raise :class:`UnreadableInputError` with the path.
+    """Return the JSON value of a request body, or raise :class:`UnreadableInputError` with the path."""
+    return jsoninput.parse_bytes(body)
 
-    Malformed JSON is reported at path ``""``; a readable value is then checked by :func:`check_values`.
-    """
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UnreadableInputError("the request body is not UTF-8 text", path="") from None
-    if not text.strip():
-        raise UnreadableInputError("the request body is empty: send one JSON position", path="")
-    try:
-        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}"
-        raise UnreadableInputError(f"not valid JSON: {exc.msg.lower()} at {where}", path="") from None
-    except RecursionError:
-        raise UnreadableInputError("not valid JSON: nested too deeply", path="") from None
-    except ValueError as exc:
-        raise UnreadableInputError(f"not valid JSON: {str(exc).lower()}", path="") from None
-    check_values(value)
-    return value
+
 
 
 def canonical(value: Any) -> str:
