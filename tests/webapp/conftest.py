@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,3 +58,53 @@ def live_server() -> Iterator[str]:
     server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)  # type: ignore[union-attr]
     server.close()
     thread.join(timeout=5)
+
+
+# ------------------------------------------------------------------ Debian's Chromium under Playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Return Debian's Chromium under Playwright, one for the whole run (skipped where it is not installed)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (scripts/system-deps.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser: Any, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(**options)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.set_default_timeout(10_000)
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A desktop page (1280 px); any uncaught script error fails the test."""
+    yield from _page(browser, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A phone page (390 px, touch); any uncaught script error fails the test."""
+    yield from _page(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                     device_scale_factor=2)
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Callable[..., AbstractContextManager[Any]]:
+    """Return a function opening a page with the given context options (``with new_page(viewport=…) as pg``)."""
+    return functools.partial(contextmanager(_page), browser)

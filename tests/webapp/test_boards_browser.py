@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,28 +17,12 @@ from engine.core import resolve
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def open_board(page: Any, base: str, game: str) -> None:
     page.goto(f"{base}/boards/{game}")
     page.wait_for_selector("#board[data-ready='true']")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Return Debian's Chromium under Playwright (skipped where it is not installed)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/system-deps.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -49,30 +32,6 @@ def warm(live_server: str) -> None:
     for url in ("/api/situations", "/api/search?q=attack", "/boards/runewars-miniatures"):
         with urllib.request.urlopen(live_server + url, timeout=120) as resp:
             resp.read()
-
-
-def _page(browser: Any, **options: Any) -> Iterator[Any]:
-    context = browser.new_context(**options)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(10_000)
-    yield pg
-    context.close()
-    assert not errors, errors
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A desktop page (1280 px); any uncaught script error fails the test."""
-    yield from _page(browser, viewport={"width": 1280, "height": 900})
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A phone page (390 px, touch)."""
-    yield from _page(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-                     device_scale_factor=2)
 
 
 def ask(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -392,9 +351,9 @@ BOARDS = ["rune-age", "runewars-miniatures", "runewars", "runeslingers"]
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_screenshots(browser: Any, live_server: str, width: int) -> None:
+def test_screenshots(new_page: Any, live_server: str, width: int) -> None:
     """Every board with its ruling, the boards list, a rule page and the rulebook site, at both widths."""
-    for pg in _page(browser, viewport={"width": width, "height": 900}):
+    with new_page(viewport={"width": width, "height": 900}) as pg:
         for game in BOARDS:
             open_board(pg, live_server, game)
             pg.click("#resolve")

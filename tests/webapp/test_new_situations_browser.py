@@ -14,7 +14,6 @@ import base64
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,6 @@ from engine.core import resolve
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "new-situations"
 
 NEW = {
@@ -41,49 +37,12 @@ FREE: dict[str, str] = {"target_enemy": "Sam", "retained_cards": "Knight, Knight
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Return Debian's Chromium under Playwright (skipped where it is not installed)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/system-deps.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture(scope="module", autouse=True)
 def warm(live_server: str) -> None:
     """Let the server load the corpus and situations before the first page."""
     for url in ("/api/situations", "/api/examples?game=runewars", "/boards/runewars"):
         with urllib.request.urlopen(live_server + url, timeout=120) as resp:
             resp.read()
-
-
-def _page(browser: Any, **options: Any) -> Iterator[Any]:
-    context = browser.new_context(**options)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(10_000)
-    yield pg
-    context.close()
-    assert not errors, errors
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A desktop page (1280 px); any uncaught script error fails the test."""
-    yield from _page(browser, viewport={"width": 1280, "height": 900})
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A phone page (390 px, touch)."""
-    yield from _page(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-                     device_scale_factor=2)
 
 
 def open_tab(page: Any, base: str, game: str, situation: str) -> None:
@@ -445,9 +404,9 @@ SCREENS = {"rune-age": "spend_influence", "runeslingers": "pay_cost", "runewars"
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_screenshots_of_new_tabs(browser: Any, live_server: str, width: int) -> None:
+def test_screenshots_of_new_tabs(new_page: Any, live_server: str, width: int) -> None:
     """One new tab per game with its worked example resolved, at both widths; nothing wider than the page."""
-    for pg in _page(browser, viewport={"width": width, "height": 900}):
+    with new_page(viewport={"width": width, "height": 900}) as pg:
         for game, name in SCREENS.items():
             open_tab(pg, live_server, game, name)
             pg.select_option("#example-picker", index=1)

@@ -9,19 +9,13 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.core import load_situations
-
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 GAME = "runewars-miniatures"
 
@@ -40,22 +34,6 @@ APART = {"game": GAME, "situation": "contact", "table": {"band": 3.0, "arc_degre
 def fragment(position: dict[str, Any]) -> str:
     raw = base64.urlsafe_b64encode(json.dumps(position).encode()).decode().rstrip("=")
     return f"#p={raw}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Return Debian's Chromium under Playwright (skipped where it is not installed)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed")
-    for name in ("contact", "attack"):
-        if (GAME, name) not in load_situations():
-            pytest.skip(f"{GAME}/{name} is not registered")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_table(browser: Any, base: str, width: int, height: int,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,37 +16,8 @@ from engine.corpus import get_corpus
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "boards"
 HOSTILE = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Return Debian's Chromium under Playwright (skipped where it is not installed)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (scripts/system-deps.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """Return a fresh desktop page; fail the test on any uncaught script error."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(10_000)
-    yield pg
-    context.close()
-    assert not errors, errors
 
 
 def needs(game: str, situation: str) -> None:
