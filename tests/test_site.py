@@ -397,3 +397,15 @@ def test_publish_swaps_whole_folders(tmp_path: Path) -> None:
     assert (out / "index.html").read_text() == "new" and not (out / "stale.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "staged"]
     assert cache_dir_for(out) == tmp_path / ".site-cache"
+
+
+def test_the_site_carries_each_games_quick_reference(site: Path) -> None:
+    from engine.corpus import get_corpus
+    from engine.quickref import render_html
+
+    corpus = get_corpus()
+    for game in corpus.games:
+        page = site / "quickref" / f"{game}.html"
+        assert page.read_text(encoding="utf-8") == render_html(game, corpus=corpus)
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="quickref/{game}.html"' in index for game in corpus.games)

@@ -662,6 +662,28 @@ def _write_ids(app: Sphinx, exception: BaseException | None) -> None:
     Path(app.outdir, "ids.json").write_text(json.dumps(ids, ensure_ascii=False, indent=0), encoding="utf-8")
 
 
+def _write_quick_references(app: Sphinx, exception: BaseException | None) -> None:
+    """Write each game's quick-reference sheet as ``quickref/<game>.html`` beside the pages (``build-finished``).
+
+    The same responsive page the web app serves at ``/quickref/<game>.html`` (engine.quickref renders both),
+    so the site read on its own still has the sheets; it prints to the same two pages as the PDF.
+    """
+    if exception is not None or app.builder.format != "html" or not app.config.runecodex_generate:
+        return
+    from engine.corpus import get_corpus
+    from engine.quickref import render_html
+
+    rules = Path(app.config.runecodex_rules) if app.config.runecodex_rules else None
+    corpus = get_corpus(rules)
+    if not (corpus.root / "quickref.yaml").is_file():
+        return  # a corpus without quick-reference topics (a small test corpus) has no sheets
+    out = Path(app.outdir, "quickref")
+    out.mkdir(exist_ok=True)
+    for game in corpus.games:
+        if corpus.select(game):
+            (out / f"{game}.html").write_text(render_html(game, corpus=corpus), encoding="utf-8")
+
+
 def _workers_die_with_parent() -> None:
     """Make Sphinx's parallel workers die with the process that forked them (once per process)."""
     from sphinx.util import parallel
@@ -707,6 +729,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _collect)
     app.connect("doctree-resolved", _resolve)
     app.connect("build-finished", _write_ids)
+    app.connect("build-finished", _write_quick_references)
     app.connect("html-page-context", _stub_toctree, priority=400)
     app.connect("html-page-context", _navigation, priority=600)
     return {"version": "1", "env_version": 1, "parallel_read_safe": True, "parallel_write_safe": True}
