@@ -1,21 +1,28 @@
-"""Benchmark search relevance and latency against a plain BM25 baseline, in one run.
+"""Benchmark search relevance and latency against plain BM25 baselines, in one run.
 
 Relevance: each question of a query file (``{"query", "game", "want": [{"doc", "section"?,
-"paragraph"?}]}``) is answered at rank r when the r-th hit's source meets one of its ``want``
-entries by the rule of ``../shared/CONTRACT.md`` (doc equal; paragraph equal if given; section a
-case-insensitive substring of the hit's section or title). Reports recall@1, recall@3 and MRR (over
-the top 10) for whoosh (``engine.search``) and for the baseline: SQLite FTS5 ``bm25()`` over the same
-paragraphs (title and errata-corrected text, Porter stemming, the question's words OR-ed, same game
-filter), both built from the same corpus in the same run.
+"paragraph"?}], "style"?, "names_game"?, "faq"?}``) is answered at rank r when the r-th hit's source
+meets one of its ``want`` entries by the rule of ``../shared/CONTRACT.md`` (doc equal; paragraph equal
+if given; section a case-insensitive substring of the hit's section or title). Reports recall@1,
+recall@3 and MRR (over the top 10) for three engines built from the same corpus in the same run:
 
-Question sets: ``../shared/search-queries.json`` (the project's acceptance set) and
-``bench/search-queries.json`` (ours: from the Rune Age FAQ, the worked examples and the rules of all
-four games), reported separately. Each question is searched within its own game (``--no-game``:
-across all games).
+- ``whoosh``: ``engine.search`` (``SearchIndex.search``, the call the CLI and the web app make);
+- ``no-asked``: the same search over an index built without the ``asked`` field (players'
+  phrasings), to measure what that field brings (issue 16);
+- ``fts5``: SQLite FTS5 ``bm25()`` over title and errata-corrected text (Porter stemming, the
+  question's words OR-ed, same game filter).
+
+Question sets: DEV = ``../shared/search-queries.json`` + ``bench/search-queries.json`` (the sets the
+search was tuned on); TEST = ``bench/search-test.json`` (written blind from the books by someone who
+had not seen the corpus wording or the synonyms; never tuned on: only its aggregate figures are
+printed, ``--misses`` lists dev misses only). Subsets of a set whose questions carry the fields:
+``slang`` (style=slang), ``names_game``, ``faq``. Each question is searched with its own ``game``
+(``null``: all games, the game named in the question being detected); ``--no-game`` searches every
+game for every question.
 
 Latency: in-process time of one query, end to end (hits, total and snippets), p50 and p95 over all
-questions repeated, for both engines, after one warm-up pass; the whoosh searcher is opened once.
-The thread's CPU time is reported beside the wall clock.
+questions repeated, for each engine, after one warm-up pass; the searcher is opened once. The
+thread's CPU time is reported beside the wall clock.
 
     .venv/bin/python bench/search_bench.py [--repeat N] [--no-game] [--misses] [--json FILE] [--lenient]
 """
@@ -41,11 +48,11 @@ sys.path.insert(0, str(ROOT))
 
 from engine.corpus import Corpus, get_corpus, read_corpus  # noqa: E402
 from engine.errors import CorpusError  # noqa: E402
-from engine.search import SearchIndex  # noqa: E402
-from engine.search_index import build_index  # noqa: E402
+from engine.search import SearchIndex, build_index  # noqa: E402
 
 SHARED_QUERIES = ROOT.parent / "shared" / "search-queries.json"
 OWN_QUERIES = ROOT / "bench" / "search-queries.json"
+TEST_QUERIES = ROOT / "bench" / "search-test.json"
 TOP = 10
 
 Source = dict[str, Any]
@@ -59,11 +66,22 @@ class Question:
     query: str
     game: str | None
     want: tuple[dict[str, str], ...]
+    style: str | None = None
+    names_game: bool = False
+    faq: bool = False
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Question:
         """Return the question of one entry of a query file."""
-        return cls(str(data["query"]), data.get("game"), tuple(data["want"]))
+        return cls(str(data["query"]), data.get("game"), tuple(data["want"]), data.get("style"),
+                   bool(data.get("names_game")), bool(data.get("faq")))
+
+
+SUBSETS: dict[str, Callable[[Question], bool]] = {
+    "slang": lambda q: q.style == "slang",
+    "names_game": lambda q: q.names_game,
+    "faq": lambda q: q.faq,
+}
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -137,6 +155,7 @@ class Relevance:
     recall3: float
     mrr: float
     misses: tuple[tuple[str, int | None, list[str]], ...]
+    ranks: tuple[int | None, ...] = ()
 
     @classmethod
     def from_ranks(cls, questions: Sequence[Question], ranks: Sequence[int | None],
@@ -150,6 +169,7 @@ class Relevance:
             mrr=sum(1 / r for r in ranks if r is not None) / n,
             misses=tuple((q.query, r, top) for q, r, top in zip(questions, ranks, tops, strict=True)
                          if r is None or r > 1),
+            ranks=tuple(ranks),
         )
 
 
@@ -162,6 +182,18 @@ def relevance(engine: Engine, questions: Sequence[Question], use_game: bool) -> 
         ranks.append(rank_of(hits, q))
         tops.append([h["id"] for h in hits[:3]])
     return Relevance.from_ranks(questions, ranks, tops)
+
+
+def detection(index: SearchIndex, corpus: Corpus, questions: Sequence[Question]) -> int:
+    """Return how many *questions* (each naming its game, with no filter) get that game detected.
+
+    The game of a question is the game of the document of its first ``want``.
+    """
+    right = 0
+    for q in questions:
+        game = corpus.documents[q.want[0]["doc"]].game
+        right += index.search(q.query, None, 1).detected_game == game
+    return right
 
 
 def latency(engine: Engine, questions: Sequence[Question], repeat: int,
@@ -206,20 +238,30 @@ def load(lenient: bool) -> Corpus:
         return corpus
 
 
+def _row(report: dict[str, Any], name: str, ename: str, rel: Relevance) -> None:
+    report.setdefault(name, {})[ename] = {"n": rel.n, "recall@1": round(rel.recall1, 3),
+                                          "recall@3": round(rel.recall3, 3), "mrr": round(rel.mrr, 3)}
+    print(f"{name:<16} {rel.n:>3}  {ename:<8} {rel.recall1:>8.3f} {rel.recall3:>8.3f} {rel.mrr:>6.3f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the report; return the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=20, help="latency passes over every question (default 20)")
     ap.add_argument("--lenient", action="store_true", help="benchmark a corpus that does not validate yet")
     ap.add_argument("--no-game", action="store_true", help="search every game, ignoring each question's game")
-    ap.add_argument("--misses", action="store_true", help="list the questions not answered at rank 1")
+    ap.add_argument("--misses", action="store_true", help="list the DEV questions not answered at rank 1")
     ap.add_argument("--json", type=Path, help="also write the numbers to this file")
     args = ap.parse_args(argv)
 
     corpus = load(args.lenient)
-    sets = {"shared": load_questions(SHARED_QUERIES)} if SHARED_QUERIES.is_file() else {}
-    if OWN_QUERIES.is_file():
-        sets["own"] = load_questions(OWN_QUERIES)
+    dev: list[Question] = []
+    for path in (SHARED_QUERIES, OWN_QUERIES):
+        if path.is_file():
+            dev += load_questions(path)
+    sets = {"dev": dev}
+    if TEST_QUERIES.is_file():
+        sets["test"] = load_questions(TEST_QUERIES)
     use_game = not args.no_game
     report: dict[str, Any] = {"paragraphs": len(corpus), "game_filter": use_game, "relevance": {},
                               "latency_ms": {}}
@@ -227,33 +269,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         t0 = time.perf_counter()
         index_dir = build_index(Path(tmp) / "index", corpus=corpus)
         report["whoosh_build_s"] = round(time.perf_counter() - t0, 2)
-        engines: dict[str, Engine] = {"whoosh": whoosh_engine(SearchIndex(index_dir))}
+        bare_dir = build_index(Path(tmp) / "index-no-asked", corpus=corpus, without=("asked",))
+        whoosh_index = SearchIndex(index_dir)
+        engines: dict[str, Engine] = {"whoosh": whoosh_engine(whoosh_index),
+                                      "no-asked": whoosh_engine(SearchIndex(bare_dir))}
         t0 = time.perf_counter()
         engines["fts5"], con = fts5_engine(corpus)
         report["fts5_build_s"] = round(time.perf_counter() - t0, 2)
+        asked = sum(1 for p in corpus if p.asked)
 
-        print(f"Search benchmark: {len(corpus)} paragraphs, game filter {'on' if use_game else 'off'}, "
-              f"index build whoosh {report['whoosh_build_s']} s, fts5 {report['fts5_build_s']} s")
-        print(f"\n{'set':<8} {'n':>3}  {'engine':<7} {'recall@1':>8} {'recall@3':>8} {'MRR':>6}")
+        print(f"Search benchmark: {len(corpus)} paragraphs ({asked} with asked phrasings), game filter "
+              f"{'per question' if use_game else 'off'}, index build whoosh {report['whoosh_build_s']} s, "
+              f"fts5 {report['fts5_build_s']} s")
+        print(f"\n{'set':<16} {'n':>3}  {'engine':<8} {'recall@1':>8} {'recall@3':>8} {'MRR':>6}")
         for name, questions in sets.items():
-            report["relevance"][name] = {}
+            ranks: dict[str, list[int | None]] = {}
             for ename, engine in engines.items():
                 rel = relevance(engine, questions, use_game)
-                report["relevance"][name][ename] = {
-                    "n": rel.n, "recall@1": round(rel.recall1, 3), "recall@3": round(rel.recall3, 3),
-                    "mrr": round(rel.mrr, 3)}
-                print(f"{name:<8} {rel.n:>3}  {ename:<7} {rel.recall1:>8.3f} {rel.recall3:>8.3f} "
-                      f"{rel.mrr:>6.3f}")
-                if args.misses and ename == "whoosh":
+                ranks[ename] = list(rel.ranks)
+                _row(report["relevance"], name, ename, rel)
+                if args.misses and ename == "whoosh" and name == "dev":
                     for query, rank, top in rel.misses:
                         print(f"           miss rank={rank}: {query!r} -> {', '.join(top)}")
+            for sub, keep in SUBSETS.items():
+                chosen = [i for i, q in enumerate(questions) if keep(q)]
+                if not chosen:
+                    continue
+                for ename in engines:
+                    rel = Relevance.from_ranks([questions[i] for i in chosen], [ranks[ename][i] for i in chosen],
+                                               [[] for _ in chosen])
+                    _row(report["relevance"], f"{name}/{sub}", ename, rel)
+            naming = [q for q in questions if q.names_game and q.game is None]
+            if naming:
+                detected = detection(whoosh_index, corpus, naming)
+                report["relevance"][name]["game_detection"] = {"n": len(naming), "correct": detected}
+                print(f"{name:<16}      game named in the question detected: {detected}/{len(naming)} "
+                      f"(questions with no game filter)")
+            whoosh, bare = report["relevance"][name]["whoosh"], report["relevance"][name]["no-asked"]
+            delta = {k: round(whoosh[k] - bare[k], 3) for k in ("recall@1", "recall@3", "mrr")}
+            report["relevance"][name]["asked_gain"] = delta
+            print(f"{name:<16}      asked field gain: recall@1 {delta['recall@1']:+.3f}, "
+                  f"recall@3 {delta['recall@3']:+.3f}, MRR {delta['mrr']:+.3f}")
 
         everything = [q for qs in sets.values() for q in qs]
         print(f"\nlatency, in-process, {len(everything)} questions x {args.repeat} passes "
               f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-        print(f"{'engine':<7} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}   {'cpu p50':>8} {'cpu p95':>8}")
+        print(f"{'engine':<8} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}   {'cpu p50':>8} {'cpu p95':>8}")
         stats: dict[str, tuple[float, float]] = {}
         for ename, engine in engines.items():
+            if ename == "no-asked":
+                continue
             wall, cpu = latency(engine, everything, args.repeat, use_game)
             p50, p95 = statistics.median(wall), percentile(wall, 95)
             c50, c95 = statistics.median(cpu), percentile(cpu, 95)
@@ -261,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report["latency_ms"][ename] = {"p50": round(p50, 3), "p95": round(p95, 3),
                                            "mean": round(statistics.fmean(wall), 3), "n": len(wall),
                                            "cpu_p50": round(c50, 3), "cpu_p95": round(c95, 3)}
-            print(f"{ename:<7} {p50:>8.2f} {p95:>8.2f} {statistics.fmean(wall):>8.2f}   {c50:>8.2f} {c95:>8.2f}")
+            print(f"{ename:<8} {p50:>8.2f} {p95:>8.2f} {statistics.fmean(wall):>8.2f}   {c50:>8.2f} {c95:>8.2f}")
         ratio = stats["whoosh"][0] / stats["fts5"][0] if stats["fts5"][0] else float("inf")
         report["latency_ms"]["p50_ratio_whoosh_over_fts5"] = round(ratio, 2)
         print(f"whoosh/fts5 p50 ratio: {ratio:.1f}x")

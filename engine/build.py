@@ -194,12 +194,12 @@ def _build_locked(out: Path, cache: Path, corpus: Corpus, *, fresh: bool, jobs: 
 
 
 def _build_search_index(corpus: Corpus, fresh: bool) -> Path | None:
-    """Build the search index (``engine.search_index``) when that module is importable.
+    """Build the search index (``engine.search.index``) when that module is importable.
 
     A fresh build always rebuilds it; otherwise it is rebuilt only when older than the corpus files.
     """
     try:
-        from engine.search_index import build_index, ensure_index
+        from engine.search.index import build_index, ensure_index
     except ImportError:
         return None
     if fresh:

@@ -374,7 +374,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     detect = not args.all_games
     try:
         return search_module.search_command(query, args.game, args.limit, args.json, offset, detect)
-    except RunecodexError:
+    except (RunecodexError, BrokenPipeError):  # a closed pipe (`| head`) is no broken index
         raise
     except Exception as exc:  # an index on disk that cannot be read: rebuild it once
         from engine.search.index import build_index, default_index_dir
@@ -386,7 +386,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         getattr(search_module, "_HANDLES", {}).clear()  # forget the handle on the broken index
     try:
         return search_module.search_command(query, args.game, args.limit, args.json, offset, detect)
-    except RunecodexError:
+    except (RunecodexError, BrokenPipeError):
         raise
     except Exception as exc:  # reported in one line, never a traceback
         print(f"runecodex: the search index is unreadable even after a rebuild ({type(exc).__name__}: {exc})",

@@ -33,13 +33,40 @@ def _limit(raw: str | None) -> int:
     return value
 
 
+def _whole(raw: str | None, name: str, least: int) -> int | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise UnreadableInputError(f"{name} must be a whole number, got {raw!r}", path=name) from None
+    if value < least:
+        raise UnreadableInputError(f"{name} must be {least} or more, got {value}", path=name)
+    return value
+
+
+def search_args(default_limit: int = 10) -> tuple[str, str | None, int, int, bool]:
+    """Return ``q``, ``game``, ``limit``, the offset (``offset`` or 1-based ``page``) and ``detect``.
+
+    ``detect=0`` searches every game even when the question names one (the removable game chip).
+    """
+    raw_limit = request.args.get("limit")
+    limit = _limit(raw_limit) if raw_limit not in (None, "") else default_limit
+    offset = _whole(request.args.get("offset"), "offset", 0)
+    page = _whole(request.args.get("page"), "page", 1)
+    if offset is not None and page is not None:
+        raise UnreadableInputError("give offset or page, not both", path="page")
+    start = offset if offset is not None else ((page or 1) - 1) * limit
+    detect = request.args.get("detect", "1").strip().lower() not in ("0", "false", "no", "off")
+    return request.args.get("q", ""), request.args.get("game") or None, limit, start, detect
+
+
 @bp.get("/search")
 def search() -> Response:
-    """Search the rules: ``?q=words&game=G&limit=N``."""
-    query = request.args.get("q", "")
-    game = request.args.get("game") or None
+    """Search the rules: ``?q=words&game=G&limit=N&offset=K`` (or ``page=P``) ``&detect=0``."""
+    query, game, limit, offset, detect = search_args()
     svc = services()
-    answer = svc.search_json(query, game, _limit(request.args.get("limit")))
+    answer = svc.search_json(query, game, limit, offset, detect)
     if len(request.query_string) <= 2048:
         svc.remember("search", request.query_string, answer)
     return _json_bytes(answer)

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -14,17 +25,36 @@ from webapp.api import services
 bp = Blueprint("pages", __name__)
 
 
+PAGE_SIZE = 20
+
+
 @bp.get("/")
 def home() -> str:
     """Show the search page with the game boards."""
-    svc = services()
-    return render_template("pages/search.html", games=svc.corpus.games, site_built=svc.site().built)
+    return search_page()
 
 
 @bp.get("/search")
 def search_page() -> str:
-    """Show the search page (the same page as ``/``; the query lives in ``?q=``)."""
-    return home()
+    """Show the search page; with ``?q=`` the results are rendered here, so it works without JavaScript.
+
+    ``game``, ``page`` (20 hits a page, "Next page" links) and ``detect=0`` (the removable chip of a
+    game named in the question) are the API's parameters; search.js then updates the page as you type.
+    """
+    from webapp.api import search_args
+
+    svc = services()
+    query, game, limit, offset, detect = search_args(PAGE_SIZE)
+    answer = svc.search(query, game, limit, offset, detect) if query.strip() else None
+
+    def page_url(**changes: object) -> str:
+        params: dict[str, Any] = {"q": query, "game": game or "", "offset": None,
+                                  "detect": None if detect else "0", **changes}
+        return url_for("pages.search_page", **{k: v for k, v in params.items() if v not in (None, "")})
+
+    return render_template("pages/search.html", games=svc.corpus.games, site_built=svc.site().built,
+                           query=query, game=game or "", answer=answer, detect=detect, page_size=limit,
+                           page_url=page_url, snippet=Markup)
 
 
 @bp.get("/rules/")

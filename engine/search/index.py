@@ -1,28 +1,32 @@
 """Build the whoosh search index of the rules corpus, aside and atomically swapped in.
 
-One whoosh document per corpus paragraph. What a player's words are matched against is one
-weighted ``body`` field (BM25F: a word's weight in a paragraph is the sum of the weights of the
-parts it occurs in, saturated once), made of these parts (:data:`PART_WEIGHTS`):
+One whoosh document per corpus paragraph, with one TEXT field per thing a player's words can meet,
+each weighted by its schema ``field_boost`` (whoosh multiplies every posting's weight by it at index
+time; BM25F then saturates each field on its own, ``engine/search/rank.py``):
 
-- ``title``: the paragraph's title;
-- ``keys``: what the paragraph is *about* by the book's own account: the terms a glossary entry
-  defines and their aliases, the names of "See ..." entries that send the reader here, and the
-  book's own index entries that point here;
-- ``section``: the printed section heading and paragraph number of its locator;
-- ``terms``: the glossary terms the paragraph uses;
-- ``text``: the text a reader is shown (errata-corrected, via ``Corpus.text_of``) plus table cells;
-- ``amend``: the errata and FAQ entries that amend or clarify this paragraph, so the corrected rule
-  outranks both the stale sentence and the bare erratum.
+============  =====  ========================================================================
+field         boost  what it holds
+============  =====  ========================================================================
+``title``      3.0   the paragraph's title
+``names``      2.5   what the paragraph is *about* by the book's own account: the terms a
+                     glossary entry defines and their aliases, the names of "See ..." entries
+                     that send the reader here, the book index entries that point here
+``asked``      2.0   how players ask for this rule (``asked:`` in ``rules/``, 2-4 phrasings)
+``short``      2.0   the rule in one line (``short:`` in ``rules/``)
+``text``       1.0   the text a reader is shown (errata-corrected, ``Corpus.text_of``), table
+                     cells, and the errata/FAQ entries that amend or clarify it
+============  =====  ========================================================================
 
-``pairs`` holds the same parts as adjacent stemmed word pairs (phrase matching by term lookup),
-``words`` the unstemmed words that spelling correction suggests from; ``game``, ``kind`` and
-``doc`` filter; ``title``, ``text``, ``source`` and ``locator`` are stored for the hits.
+``words`` holds the unstemmed words of all of them and of the section heading (spelling correction
+suggests from it; it is never ranked). ``id``, ``game``, ``kind`` and ``doc`` are stored IDs (filters); ``title``,
+``text``, ``short``, ``source`` and ``locator`` are stored for the hits.
 
 The index lives in a generation folder beside the requested path (``build/.index-gen-<hash>-<ns>``)
 and the requested path (``build/index``) is a symlink switched with one ``os.replace``: a reader
-opens either the old generation or the new one, never a half-written one. ``meta.json`` in each
-generation records the hash of the files it was built from (corpus, synonyms, schema version), the
-games, the glossary terms and the query-expansion table.
+opens either the old generation or the new one, never a half-written one. The generation is keyed by
+:func:`corpus_hash` (the fingerprint of the corpus files' content, the synonyms file and the schema
+version), recorded in its ``meta.json`` with the games, the glossary's query expansions and the list
+of fields left out (the benchmark builds one index without ``asked`` to measure what it brings).
 """
 
 from __future__ import annotations
@@ -33,165 +37,71 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from whoosh import index as whoosh_index
-from whoosh.analysis import (
-    STOP_WORDS,
-    Analyzer,
-    Filter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-    Token,
-    Tokenizer,
-)
+from whoosh.analysis import STOP_WORDS, Analyzer, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from engine import locks, ownership
 from engine.corpus import Corpus, Paragraph, default_root, load_corpus
 from engine.errors import UnreadableInputError
+from engine.graph import build_graph
 
-SCHEMA_VERSION = "runecodex-search-7"
+SCHEMA_VERSION = "runecodex-search-10"
 META_FILE = "meta.json"
-SYNONYMS_FILE = Path(__file__).resolve().parent / "search_synonyms.yaml"
-# Question words players type that carry no rules meaning ("what happens when my ...").
+SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
+WORD_PATTERN = r"\w+(?:\.?\w+)*"
+
+# Words of a question that carry no topic ("how many ... can I ... my ..."): never ranked, never
+# highlighted, never spell-corrected. whoosh's English STOP_WORDS plus the words players wrap a
+# question in.
 QUESTION_WORDS = frozenset((
     "what", "whats", "which", "who", "whom", "whose", "how", "why", "where", "does", "do", "did", "doing",
     "done", "i", "im", "ive", "me", "my", "mine", "myself", "happens", "happen", "happened", "there",
     "their", "theirs", "they", "them", "its", "am", "was", "were", "been", "being", "would", "should",
     "could", "shall", "must", "s", "t", "d", "ll", "ve", "re", "m", "o", "so", "than", "then", "too",
     "very", "just", "also", "any", "some", "into", "onto", "about", "our", "ours", "he", "him",
-    "his", "she", "her", "hers", "get", "gets", "got", "allowed", "rule", "rules",
+    "his", "she", "her", "hers", "get", "gets", "got", "allowed", "rule", "rules", "many", "much",
+    "go", "goes", "going", "went", "able", "exactly", "really", "actually", "anyone", "someone",
+    "something", "anything", "else", "ever", "still", "okay", "ok", "hey", "please", "need", "needs",
+    "there", "here", "say", "says", "said", "tell", "know", "want", "wants", "mean", "means", "thing",
+    "things", "stuff", "way", "ways", "possible", "legal",
 ))
 STOPS = frozenset(STOP_WORDS | QUESTION_WORDS)
 
-# The searchable ``body`` of a paragraph is made of weighted parts (BM25F: a word's weight in the
-# document is the sum of the weights of the parts it occurs in, then saturated once). What a
-# paragraph is about (its title, the terms it defines, the book index entries pointing at it)
-# outweighs what it merely mentions.
-PART_WEIGHTS: Mapping[str, float] = {
-    "title": 3.0, "keys": 2.5, "section": 1.5, "terms": 1.0, "text": 1.0, "amend": 1.0,
+FIELD_BOOSTS: Mapping[str, float] = {
+    "title": 3.0, "names": 2.5, "asked": 2.0, "short": 2.0, "text": 1.0,
 }
-_PART_SEP = "\x1e"     # between parts of a body
-_WEIGHT_SEP = "\x1f"   # between a part's weight and its text
-_PART_GAP = 100        # positions skipped between parts, so no phrase spans two parts
-WORD_PATTERN = r"\w+(?:\.?\w+)*"
-
-
-class PartsTokenizer(Tokenizer):  # type: ignore[misc]  # whoosh is untyped
-    """Split ``weight<US>text<RS>weight<US>text...`` into words carrying their part's weight.
-
-    Plain text (no separators) is one part of weight 1, so queries use the same analyzer. Stop
-    words take no position and parts are far apart, so phrases match across stop words but never
-    across parts.
-    """
-
-    expression = re.compile(WORD_PATTERN, re.UNICODE)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__)
-
-    def __call__(self, value: str, positions: bool = False, chars: bool = False,
-                 keeporiginal: bool = False, removestops: bool = True, start_pos: int = 0,
-                 start_char: int = 0, tokenize: bool = True, mode: str = "",
-                 **kwargs: Any) -> Iterator[Token]:
-        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        pos = start_pos
-        offset = start_char
-        for part in value.split(_PART_SEP):
-            weight, sep, text = part.partition(_WEIGHT_SEP)
-            boost = float(weight) if sep else 1.0
-            text = text if sep else part
-            base = offset + (len(weight) + 1 if sep else 0)
-            for match in self.expression.finditer(text):
-                t.text = match.group(0)
-                t.boost = boost
-                t.stopped = False
-                if keeporiginal:
-                    t.original = t.text
-                t.pos = pos  # always: PairFilter reads it even when positions are not stored
-                if t.text.lower() not in STOPS:  # stop words take no position: phrases skip them
-                    pos += 1
-                if chars:
-                    t.startchar = base + match.start()
-                    t.endchar = base + match.end()
-                yield t
-            pos += _PART_GAP
-            offset += len(part) + 1
-
-
-class PairFilter(Filter):  # type: ignore[misc]  # whoosh is untyped
-    """Replace a stream of stemmed words by its adjacent pairs (``"home realm"``), keeping the weight.
-
-    Indexed as the ``pairs`` field, a two-word phrase becomes one cheap term lookup instead of a
-    positional phrase query. Stop words were given no position, so "secure a city" pairs "secur citi".
-    """
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__)
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        prev_text, prev_pos = "", -2
-        for t in tokens:
-            text, pos = t.text, t.pos
-            if pos == prev_pos + 1 and prev_text != text:
-                t.text = f"{prev_text} {text}"
-                yield t
-                t.text = text
-            prev_text, prev_pos = text, pos
-
-
-def body(parts: Mapping[str, str]) -> str:
-    """Return the weighted body text of a paragraph from its named parts (see :data:`PART_WEIGHTS`)."""
-    def clean(text: str) -> str:
-        return text.replace(_PART_SEP, " ").replace(_WEIGHT_SEP, " ")
-
-    return _PART_SEP.join(f"{PART_WEIGHTS[name]}{_WEIGHT_SEP}{clean(text)}"
-                          for name, text in parts.items() if text.strip())
+RANKED_FIELDS = tuple(FIELD_BOOSTS)
 
 
 def analyzer() -> Analyzer:
-    """Return the analyzer of the index and the queries: words, lower case, no stop words, Porter stems."""
-    return (PartsTokenizer() | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=1, renumber=False)
+    """Return the analyzer of the ranked fields and the queries: words, lower case, no stop words, stems."""
+    return (RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=1)
             | StemFilter(cachesize=-1))
-
-
-def pairs_analyzer() -> Analyzer:
-    """Return the analyzer of the ``pairs`` field: the body's adjacent stemmed word pairs."""
-    return analyzer() | PairFilter()
 
 
 def unstemmed_analyzer() -> Analyzer:
     """Return the analyzer of the ``words`` field that spelling correction reads (no stemming)."""
-    return RegexTokenizer() | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=3)
+    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=2)
 
 
-def schema() -> Schema:
-    """Return the index schema: one weighted ``body`` field searched, the rest stored or filtered on."""
+def schema(without: Iterable[str] = ()) -> Schema:
+    """Return the index schema: the weighted TEXT fields of :data:`FIELD_BOOSTS` (less *without*) and the rest."""
+    skip = set(without)
+    ranked = {name: TEXT(analyzer=analyzer(), field_boost=boost, phrase=True)
+              for name, boost in FIELD_BOOSTS.items() if name not in skip}
     return Schema(
-        id=ID(stored=True, unique=True),
-        game=ID(stored=True),
-        kind=ID(stored=True),
-        doc=ID(stored=True),
-        body=TEXT(analyzer=analyzer()),
-        pairs=TEXT(analyzer=pairs_analyzer(), phrase=False),
+        id=ID(stored=True, unique=True), game=ID(stored=True), kind=ID(stored=True), doc=ID(stored=True),
         words=TEXT(analyzer=unstemmed_analyzer(), phrase=False),
-        title=STORED(),
-        text=STORED(),
-        source=STORED(),
-        locator=STORED(),
+        stored_title=STORED(), stored_text=STORED(), stored_short=STORED(), source=STORED(),
+        locator=STORED(), numeric=STORED(), lines=STORED(),
+        **ranked,
     )
 
 
@@ -200,7 +110,7 @@ def default_index_dir() -> Path:
     env = os.environ.get("RUNECODEX_INDEX")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "build" / "index"
+    return Path(__file__).resolve().parent.parent.parent / "build" / "index"
 
 
 # --------------------------------------------------------------------------- freshness
@@ -217,7 +127,7 @@ def _inputs(rules: Path) -> list[Path]:
 
 
 def corpus_hash(rules: Path) -> str:
-    """Return the hash of everything an index is built from: corpus files, synonyms, schema version."""
+    """Return the fingerprint of everything an index is built from: corpus files, synonyms, schema version."""
     digest = hashlib.sha256(SCHEMA_VERSION.encode())
     for path in _inputs(rules):
         digest.update(str(path.relative_to(rules) if path.is_relative_to(rules) else path.name).encode())
@@ -243,7 +153,7 @@ def stat_signature(rules: Path) -> tuple[tuple[str, int, int], ...]:
 def read_meta(index_dir: Path) -> dict[str, Any] | None:
     """Return the ``meta.json`` of the index at *index_dir*, or ``None`` when there is no usable index."""
     try:
-        meta = json.loads((index_dir / META_FILE).read_text(encoding="utf-8"))
+        meta = json.loads((Path(index_dir) / META_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(meta, dict) or meta.get("schema") != SCHEMA_VERSION:
@@ -252,12 +162,21 @@ def read_meta(index_dir: Path) -> dict[str, Any] | None:
 
 
 def is_fresh(index_dir: Path, rules: Path | None = None) -> bool:
-    """Return whether *index_dir* holds an index built from the current files of *rules*."""
+    """Return whether *index_dir* holds a full index built from the current files of *rules*."""
     meta = read_meta(index_dir)
-    return meta is not None and meta.get("corpus_hash") == corpus_hash(rules or default_root())
+    return (meta is not None and not meta.get("without")
+            and meta.get("corpus_hash") == corpus_hash(rules or default_root()))
 
 
 # --------------------------------------------------------------------------- expansions
+
+_ANALYZER = analyzer()
+
+
+def stems(text: str) -> tuple[str, ...]:
+    """Return the stemmed topic words of *text*, as the index sees them."""
+    return tuple(t.text for t in _ANALYZER(text))
+
 
 @dataclass(frozen=True)
 class Expansion:
@@ -276,14 +195,6 @@ class Expansion:
     def from_json(cls, data: Mapping[str, Any]) -> Expansion:
         """Return the expansion stored by :meth:`to_json`."""
         return cls(str(data["game"]), tuple(data["key"]), tuple(data["value"]), str(data["origin"]))
-
-
-def stems(text: str) -> tuple[str, ...]:
-    """Return the stemmed content words of *text*, as the index sees them."""
-    return tuple(t.text for t in _ANALYZER(text))
-
-
-_ANALYZER = analyzer()
 
 
 def read_synonyms(path: Path = SYNONYMS_FILE) -> dict[str, dict[str, list[str]]]:
@@ -309,7 +220,12 @@ def read_synonyms(path: Path = SYNONYMS_FILE) -> dict[str, dict[str, list[str]]]
 
 
 def expansions(corpus: Corpus, synonyms: Mapping[str, Mapping[str, list[str]]]) -> list[Expansion]:
-    """Return the query expansions: glossary aliases, "See ..." entries and the synonyms table."""
+    """Return the query expansions: the glossary graph's aliases and "See ..." links, then the synonyms.
+
+    From the glossary graph (``engine/graph.py``): every alias of a term node leads to the terms its
+    glossary entry defines, and every name of a glossary entry with a ``see`` edge leads to the terms
+    of the entry it sends the reader to (or that entry's title).
+    """
     out: list[Expansion] = []
     seen: set[tuple[str, tuple[str, ...], tuple[str, ...]]] = set()
 
@@ -319,18 +235,24 @@ def expansions(corpus: Corpus, synonyms: Mapping[str, Mapping[str, list[str]]]) 
             seen.add((game, k, v))
             out.append(Expansion(game, k, v, origin))
 
-    for p in corpus:
-        if p.kind != "glossary":
+    graph = build_graph(corpus, rules={})
+    names_of: dict[str, tuple[str, ...]] = {}  # glossary paragraph id -> every name of its term
+    for _node, data in graph.nodes(data=True):
+        if data.get("kind") == "term":
+            entry = corpus.get(data["glossary"])
+            names_of[entry.id] = tuple(data["names"])
+            for alias in data["names"]:
+                if alias not in entry.defines:
+                    for term in entry.defines:
+                        add(data["game"], alias, term, entry.id)
+    for source, target, data in graph.edges(data=True):
+        if data.get("type") != "see":
             continue
-        names = (*p.defines, *p.aliases)
-        for alias in p.aliases:
-            for term in p.defines:
-                add(p.game, alias, term, p.id)
-        if p.see and p.see in corpus.paragraphs:
-            target = corpus.paragraphs[p.see]
-            for name in names:
-                for term in (target.defines or (target.title,)):
-                    add(p.game, name, term, p.id)
+        src, dst = graph.nodes[source], graph.nodes[target]
+        goal = corpus.get(dst["pid"])
+        for name in names_of.get(src["pid"], ()):
+            for term in goal.defines or (goal.title,):
+                add(src["game"], name, term, src["pid"])
     for game, table in synonyms.items():
         for key, values in table.items():
             for value in values:
@@ -338,16 +260,49 @@ def expansions(corpus: Corpus, synonyms: Mapping[str, Mapping[str, list[str]]]) 
     return out
 
 
-def glossary_terms(corpus: Corpus) -> dict[str, list[list[str]]]:
-    """Return, per game, the stemmed names the glossary defines (terms and aliases)."""
-    out: dict[str, set[tuple[str, ...]]] = {}
+def alias_words(corpus: Corpus) -> list[str]:
+    """Return every lower-case word of the glossary's terms and aliases (known words: never corrected)."""
+    words: set[str] = set()
     for p in corpus:
-        if p.kind == "glossary":
-            for name in (*p.defines, *p.aliases):
-                words = stems(name)
-                if words:
-                    out.setdefault(p.game, set()).add(words)
-    return {game: sorted(list(w) for w in names) for game, names in sorted(out.items())}
+        for name in (*p.defines, *p.aliases):
+            words.update(re.findall(r"\w+", name.lower()))
+    return sorted(words)
+
+
+# --------------------------------------------------------------------------- locators
+
+_SMALL_WORDS = frozenset(("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "nor", "of",
+                          "on", "or", "the", "to", "vs", "with"))
+
+
+def book_heading(heading: str) -> str:
+    """Return a printed heading in one consistent title case ("the GOlden Rules" -> "The Golden Rules").
+
+    Small words stay lower case except first or after a colon; acronyms (FAQ, ID) stay as printed.
+    """
+    out: list[str] = []
+    first = True
+    for token in re.split(r"(\s+)", heading):
+        if not token or token.isspace():
+            out.append(token)
+            continue
+        word = token
+        letters = re.sub(r"[^A-Za-z]", "", word)
+        if letters.isupper() and 1 < len(letters) <= 4 and letters not in ("A", "OF", "THE", "AND"):
+            out.append(word)  # an acronym
+        elif not first and word.lower() in _SMALL_WORDS:
+            out.append(word.lower())
+        else:
+            out.append(word[:1].upper() + word[1:].lower())
+        first = word.endswith(":")
+    return "".join(out)
+
+
+def book_locator(corpus: Corpus, pid: str) -> str:
+    """Return ``Corpus.locator`` of *pid* with its section heading in :func:`book_heading` case."""
+    loc = corpus.locator(pid)
+    section = corpus.get(pid).source.section
+    return loc.replace(section, book_heading(section)) if section and section in loc else loc
 
 
 # --------------------------------------------------------------------------- documents
@@ -359,39 +314,43 @@ def _table_text(p: Paragraph) -> str:
     return "\n".join(rows)
 
 
-def documents(corpus: Corpus) -> Iterator[dict[str, Any]]:
+def documents(corpus: Corpus, without: Iterable[str] = ()) -> Iterator[dict[str, Any]]:
     """Yield one whoosh document per paragraph (see the module docstring for the fields)."""
-    keys: dict[str, list[str]] = {p.id: [*p.defines, *p.aliases] for p in corpus}
+    skip = set(without)
+    names: dict[str, list[str]] = {p.id: [*p.defines, *p.aliases] for p in corpus}
     for p in corpus:
-        if p.see and p.see in keys:
-            keys[p.see] += [*p.defines, *p.aliases]
+        if p.see and p.see in names:
+            names[p.see] += [*p.defines, *p.aliases]
     for entry in corpus.index:
         for target in entry.see:
-            if target in keys:
-                keys[target].append(entry.entry.replace(":", " "))
+            if target in names:
+                names[target].append(entry.entry.replace(":", " "))
     amend: dict[str, list[str]] = {}
     for p in corpus:
         for target in (*p.amends, *p.clarifies):
             amend.setdefault(target, []).extend([p.title, p.text])
     for p in corpus:
         text = corpus.text_of(p.id)
-        table = _table_text(p)
-        section = " ".join(x for x in (p.source.section, p.source.paragraph) if x)
-        body_text = "\n".join(x for x in (text, table) if x)
-        parts = {
-            "title": p.title, "keys": "\n".join(keys[p.id]), "section": section, "terms": "\n".join(p.terms),
-            "text": body_text, "amend": "\n".join(amend.get(p.id, [])),
-        }
-        yield {
-            "id": p.id, "game": p.game, "kind": p.kind, "doc": p.source.doc,
-            "body": body(parts),
-            "pairs": body(parts),
-            "words": "\n".join((p.title, body_text, *keys[p.id])),
+        fields = {
             "title": p.title,
-            "text": text,
-            "source": json.dumps(p.source.to_json()),
-            "locator": corpus.locator(p.id),
+            "names": "\n".join(dict.fromkeys(names[p.id])),
+            "asked": "\n".join(p.asked),
+            "short": p.short or "",
+            "section": p.source.section or "",
+            "text": "\n".join(x for x in (text, _table_text(p), *amend.get(p.id, [])) if x),
         }
+        doc: dict[str, Any] = {name: value for name, value in fields.items()
+                               if name in FIELD_BOOSTS and name not in skip and value}
+        doc.update({
+            "id": p.id, "game": p.game, "kind": p.kind, "doc": p.source.doc,
+            "words": "\n".join(v for k, v in fields.items() if k not in skip),
+            "stored_title": p.title, "stored_text": text, "stored_short": p.short or "",
+            "source": json.dumps(p.source.to_json()), "locator": book_locator(corpus, p.id),
+            "numeric": bool(corpus.facts_of(p.id)) or p.table is not None,
+            "lines": json.dumps([list(stems(line)) for line in (p.title, p.short or "", *p.asked)
+                                 if "asked" not in skip or line not in p.asked]),
+        })
+        yield doc
 
 
 # --------------------------------------------------------------------------- building
@@ -432,21 +391,27 @@ def _prune(index_dir: Path, keep: int = 2) -> None:
         ownership.remove_owned(g)
 
 
-def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
+def write_index(corpus: Corpus, index_dir: Path, digest: str, without: Iterable[str] = ()) -> Path:
     """Write the index of *corpus* into a new generation beside *index_dir*, swap it in; return *index_dir*.
 
-    *digest* is the hash of the inputs, recorded in ``meta.json`` to tell when the index is stale.
+    *digest* is the fingerprint of the inputs, recorded in ``meta.json`` to tell when the index is
+    stale; *without* names ranked fields left out (for the benchmark's "without asked" baseline).
     """
     index_dir = Path(index_dir)
+    skip = sorted(set(without))
+    unknown = [f for f in skip if f not in FIELD_BOOSTS]
+    if unknown:
+        raise UnreadableInputError(f"unknown search field {unknown[0]!r} (one of {', '.join(FIELD_BOOSTS)})",
+                                   path="without")
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     generation = index_dir.parent / f".{index_dir.name}-gen-{digest[:12]}-{time.time_ns()}"
     generation.mkdir()
     ownership.write_marker(generation, "search-index", tree=True)
     try:
-        ix = whoosh_index.create_in(str(generation), schema())
+        ix = whoosh_index.create_in(str(generation), schema(skip))
         writer = ix.writer(limitmb=128)
         count = 0
-        for doc in documents(corpus):
+        for doc in documents(corpus, skip):
             writer.add_document(**doc)
             count += 1
         writer.commit(optimize=True)
@@ -457,8 +422,9 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
             "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "paragraphs": count,
             "games": dict(corpus.games),
+            "without": skip,
             "expansions": [e.to_json() for e in expansions(corpus, read_synonyms())],
-            "glossary_terms": glossary_terms(corpus),
+            "known_words": alias_words(corpus),
         }
         (generation / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
     except BaseException:
@@ -469,32 +435,31 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str) -> Path:
     return index_dir
 
 
-def _build(index_dir: Path, root: Path, corpus: Corpus | None) -> Path:
+def _build(index_dir: Path, root: Path, corpus: Corpus | None, without: Iterable[str] = ()) -> Path:
     if corpus is not None:
-        return write_index(corpus, index_dir, corpus_hash(root))
+        return write_index(corpus, index_dir, corpus_hash(root), without)
     for _attempt in range(3):
         digest = corpus_hash(root)
         loaded = load_corpus(root)
         if corpus_hash(root) == digest:
             break
     # (after three attempts with files changing under us, index what was read last)
-    return write_index(loaded, index_dir, digest)
+    return write_index(loaded, index_dir, digest, without)
 
 
 def build_index(out_dir: Path | None = None, *, corpus: Corpus | None = None,
-                rules: Path | None = None) -> Path:
+                rules: Path | None = None, without: Iterable[str] = ()) -> Path:
     """Build the search index into *out_dir* (default ``build/index``) and return that path.
 
     The corpus is read fresh from *rules* (default ``rules/``) with the validating loader, so the
-    hash stamped on the index is the hash of exactly the files it was built from (the per-process
-    cache of ``get_corpus`` may be older than the files in a long-running server). A caller that
-    already holds the corpus of those files (``runecodex build``, tests) may pass it as *corpus*.
-    Raises :class:`~engine.errors.CorpusError` when the corpus does not validate.
+    fingerprint stamped on the index is that of exactly the files it was built from. A caller that
+    already holds the corpus of those files (``runecodex build``, tests, the benchmark) may pass it
+    as *corpus*. Raises :class:`~engine.errors.CorpusError` when the corpus does not validate.
     """
     index_dir = Path(out_dir) if out_dir is not None else default_index_dir()
     root = Path(rules) if rules is not None else (corpus.root if corpus is not None else default_root())
     with _build_lock(index_dir):
-        return _build(index_dir, root, corpus)
+        return _build(index_dir, root, corpus, without)
 
 
 def ensure_index(index_dir: Path | None = None, rules: Path | None = None) -> Path:
