@@ -129,3 +129,12 @@ def test_mobilize_reason_names_the_blocking_border() -> None:
     ruling = resolve(pos).to_json()
     assert "water borders open only in winter" in ruling["outcome"]["movers"]["archer"]["reason"]
     assert "rw.movement-restrictions" in ruling["cites"]
+
+
+def test_a_dial_space_written_twice_is_unreadable() -> None:
+    # "0" and "00" would name the same space: found by fuzzing /api/resolve (it was a 500)
+    position = {"game": "runewars", "situation": "recruit",
+                "dial": {"resource": "food", "position": 0, "spaces": {"0": None, "00": ""}}}
+    with pytest.raises(UnreadableInputError) as err:
+        resolve(position)
+    assert err.value.path == "dial.spaces"

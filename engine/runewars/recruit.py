@@ -21,7 +21,7 @@ from engine.runewars.common import GAME, NAME, names, plural, unique_keys
 from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj
 
 RESOURCES = ("food", "wood", "ore")
-SPACES: Schema = {"type": "object", "patternProperties": {"^[0-9]{1,2}$": nullable(NAME)},
+SPACES: Schema = {"type": "object", "patternProperties": {"^(0|[1-9][0-9]?)$": nullable(NAME)},  # one key per space
                   "additionalProperties": False}
 DIAL = obj(["resource", "position", "spaces"], resource=enum(*RESOURCES), position=integer(0, 99), spaces=SPACES)
 SCHEMA: dict[str, Any] = obj(
