@@ -6,12 +6,12 @@ rulebook site at 1280 and 390 px land in build/screenshots/."""
 
 from __future__ import annotations
 
-import re
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from boardplay import answer_every_decision, stepper_to
 
 from engine.core import resolve
 
@@ -53,46 +53,6 @@ def summary_leads(page: Any, ruling: dict[str, Any]) -> None:
     assert page.inner_text("#ruling .ruling-summary").strip() == ruling["summary"].strip()
     size = page.eval_on_selector("#ruling .ruling-summary", "el => parseFloat(getComputedStyle(el).fontSize)")
     assert size >= 18
-
-
-def answer_every_decision(page: Any, ruling: dict[str, Any], free: dict[str, str]) -> dict[str, Any]:
-    """Answer the ruling's decisions one by one through their controls until none is left."""
-    for _ in range(12):
-        if not ruling["decisions"]:
-            break
-        box = page.locator("#ruling .decision").first
-        field = box.get_attribute("data-field")
-        assert field, f"a decision without a field: {ruling['decisions'][0]}"
-        with page.expect_response(lambda r: r.url.endswith("/api/resolve")) as answer:
-            if box.locator(".answer.options button").count():
-                box.locator(".answer.options button").first.click()
-            elif box.locator(".answer select").count():
-                box.locator(".answer button").click()
-            elif box.locator(".answer input[type=checkbox]").count():
-                want = int(re.match(r"\D*(\d+)", ruling["decisions"][0]["choose"]).group(1))  # type: ignore[union-attr]
-                for i in range(want):
-                    box.locator(".answer input[type=checkbox]").nth(i).check()
-                box.locator(".answer button").click()
-            else:
-                text = box.locator(".answer input[type=text]")
-                if text.count():
-                    text.first.fill(free.get(field, ""))
-                box.locator(".answer button").first.click()
-        ruling = answer.value.json()
-        page.wait_for_timeout(100)
-    assert not ruling["decisions"], ruling["decisions"]
-    assert page.inner_text("#ruling .badge").strip().lower() == "final"
-    return ruling
-
-
-def stepper_to(page: Any, path: str, value: int) -> None:
-    """Set a number field through its − / + buttons (as a player taps them)."""
-    box = page.locator(f".stepper[data-path='{path}']").first
-    now = int(box.locator("input").input_value() or 0)
-    button = box.locator("button.step").nth(1 if value > now else 0)
-    for _ in range(abs(value - now)):
-        button.click()
-    assert int(box.locator("input").input_value()) == value
 
 
 def shot(page: Any, name: str) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from boardplay import answer_every_decision, stepper_to
 
 from engine.core import resolve
 
@@ -84,50 +85,6 @@ def answer_with(page: Any, label: str) -> dict[str, Any]:
     page.wait_for_selector("#ruling .ruling")
     ruling: dict[str, Any] = answer.value.json()
     return ruling
-
-
-def answer_every_decision(page: Any, ruling: dict[str, Any]) -> dict[str, Any]:
-    """Answer the ruling's decisions one by one through their controls until none is left."""
-    for _ in range(12):
-        if not ruling["decisions"]:
-            break
-        box = page.locator("#ruling .decision").first
-        field = box.get_attribute("data-field")
-        assert field, f"a decision without a field: {ruling['decisions'][0]}"
-        assert box.locator(".answer").count() == 1, f"no control answers {field}"
-        with page.expect_response(lambda r: r.url.endswith("/api/resolve")) as answer:
-            if box.locator(".answer.options button").count():
-                box.locator(".answer.options button").first.click()
-            elif box.locator(".answer select").count():
-                box.locator(".answer button").click()
-            elif box.locator(".answer input[type=checkbox]").count():
-                want = int(re.match(r"\D*(\d+)", ruling["decisions"][0]["choose"]).group(1))  # type: ignore[union-attr]
-                for i in range(want):
-                    box.locator(".answer input[type=checkbox]").nth(i).check()
-                box.locator(".answer button").click()
-            else:
-                text = box.locator(".answer input[type=text]")
-                if text.count():
-                    text.first.fill(FREE.get(field, ""))
-                box.locator(".answer button").first.click()
-        ruling = answer.value.json()
-        page.wait_for_timeout(100)
-    assert not ruling["decisions"], ruling["decisions"]
-    assert page.inner_text("#ruling .badge").strip().lower() == "final"
-    return ruling
-
-
-def stepper_to(page: Any, path: str, value: int) -> None:
-    """Set a number field through its − / + buttons (as a player taps them)."""
-    box = page.locator(f".stepper[data-path='{path}']").first
-    now = int(box.locator("input").input_value() or 0)
-    if box.locator("input").input_value() == "":
-        box.locator("button.step").nth(1).click()    # a blank (unknown) field starts at its lowest value
-        now = int(box.locator("input").input_value())
-    button = box.locator("button.step").nth(1 if value > now else 0)
-    for _ in range(abs(value - now)):
-        button.click()
-    assert int(box.locator("input").input_value()) == value
 
 
 def pick(page: Any, path: str, label: str) -> None:
@@ -312,7 +269,7 @@ def test_first_worked_example_of_each_new_situation_resolves(page: Any, live_ser
     assert page.locator("#ruling .error").count() == 0
     summary_leads(page, ruling)
     if ruling["legal"]:
-        answer_every_decision(page, ruling)
+        answer_every_decision(page, ruling, FREE)
 
 
 def test_new_tabs_tap_targets_on_a_phone(phone: Any, live_server: str) -> None:
@@ -371,7 +328,7 @@ def test_every_open_decision_of_the_new_situations_is_answered_through_its_contr
         labels = page.eval_on_selector_all("#ruling .decision .answer button, #ruling .decision .answer option",
                                            "els => els.map(e => e.textContent)")
         assert not [t for t in labels if "{" in t or "_" in t], (name, labels)     # no raw JSON as an answer
-        final = answer_every_decision(page, ruling)
+        final = answer_every_decision(page, ruling, FREE)
         assert final["legal"], (name, final["summary"])
         summary_leads(page, final)
     assert kinds == {"options", "free"}
