@@ -337,16 +337,13 @@ def cmd_quickref(args: argparse.Namespace) -> int:
     from engine import ownership
     from engine.quickref import default_output, quickref_command
 
-    target: Path | None = None
     if not args.list_topics and args.output != "-":
         fmt = args.format or ("html" if args.output and args.output.lower().endswith((".html", ".htm")) else "pdf")
         target = Path(args.output) if args.output else default_output(args.game, fmt)
         ownership.check_file(target, "the quick reference")  # never a file of the user's, a device or a link
-    status = quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
+    # refused before rendering; the sheet itself is written and recorded by engine.ownership.write_file
+    return quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
                             output=args.output, list_only=args.list_topics, as_json=args.json)
-    if status == 0 and target is not None and target.is_file():
-        ownership.record_file(target)
-    return status
 
 
 # --------------------------------------------------------------------------------------------- search

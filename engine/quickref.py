@@ -38,10 +38,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import sys
-import tempfile
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +50,7 @@ import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from engine import ownership
 from engine import render as textrender
 from engine.corpus import Corpus, Problem, get_corpus
 from engine.errors import CorpusError, UnreadableInputError
@@ -880,42 +879,22 @@ class Written:
     sheet: QuickRef
 
 
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Write *data* to a temporary file beside *path*, then rename it into place (never half-written)."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise UnreadableInputError(f"cannot write {str(path)!r}: {(exc.strerror or str(exc)).lower()}",
-                                   path="output") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise UnreadableInputError(f"cannot write {str(path)!r}: {(exc.strerror or str(exc)).lower()}",
-                                   path="output") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+WHAT = "the quick reference"
 
 
 def write(game: str, out: Path, topics: str | Sequence[str] | None = None, paper: str = "a4",
           fmt: str = "pdf", corpus: Corpus | None = None) -> Written:
-    """Write the sheet of *game* to *out* as PDF or HTML, aside and renamed into place."""
+    """Write the sheet of *game* to *out* as PDF or HTML, aside and renamed into place, never over a file
+    runecodex did not write (:func:`engine.ownership.write_file`)."""
     if fmt not in FORMATS:
         raise UnreadableInputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", path="format")
     sheet = build(game, topics, paper, corpus)
     if fmt == "html":
         density = page_density(sheet)
         html = _html(sheet, density)
-        return Written(write_atomic(out, html.encode("utf-8")), fmt, None, density.name, sheet)
+        return Written(ownership.write_file(out, html.encode("utf-8"), WHAT), fmt, None, density.name, sheet)
     pdf = render(sheet, DEFAULT_MAX_PAGES if sheet.is_default else None)
-    return Written(write_atomic(out, pdf.data), fmt, pdf.pages, pdf.density, sheet)
+    return Written(ownership.write_file(out, pdf.data, WHAT), fmt, pdf.pages, pdf.density, sheet)
 
 
 def build_defaults(out_dir: Path, corpus: Corpus | None = None) -> list[Path]:

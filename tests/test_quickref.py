@@ -19,7 +19,7 @@ import yaml
 from engine import quickref, render
 from engine.cli import main
 from engine.corpus import Corpus, load_corpus
-from engine.errors import CorpusError, UnreadableInputError
+from engine.errors import CorpusError, OutputRefusedError, UnreadableInputError
 
 GAMES = ("rune-age", "runewars-miniatures", "runewars", "runeslingers")
 A4 = "595.276 x 841.89 pts (A4)"
@@ -451,16 +451,25 @@ def test_api_errors_name_the_offending_value(corpus: Corpus) -> None:
 def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           corpus: Corpus) -> None:
     out = tmp_path / "quickref-runewars.pdf"
-    out.write_bytes(b"previous sheet")
+    quickref.write("runewars", out, topics="duel", corpus=corpus)  # a sheet of ours, then a failed rewrite
+    previous = out.read_bytes()
 
     def refuse(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("engine.quickref.os.replace", refuse)
-    with pytest.raises(UnreadableInputError, match="no space left"):
+    monkeypatch.setattr("engine.ownership.os.replace", refuse)
+    with pytest.raises(OutputRefusedError, match="no space left"):
         quickref.write("runewars", out, topics="duel", corpus=corpus)
-    assert out.read_bytes() == b"previous sheet"
+    assert out.read_bytes() == previous
     assert sorted(p.name for p in tmp_path.iterdir()) == [out.name]
+
+
+def test_write_refuses_a_file_it_did_not_write(tmp_path: Path, corpus: Corpus) -> None:
+    out = tmp_path / "mine.pdf"
+    out.write_bytes(b"a user's file")
+    with pytest.raises(OutputRefusedError):
+        quickref.write("runewars", out, topics="duel", corpus=corpus)
+    assert out.read_bytes() == b"a user's file"
 
 
 def test_list_topics_text_and_json(capsys: pytest.CaptureFixture[str], corpus: Corpus) -> None:
