@@ -15,7 +15,8 @@ What it adds to Sphinx:
   ``site/_generated``, git-ignored) on ``config-inited``, so the root's other files are never read,
   written or removed: the result is the same site as ``runecodex build``.
 * **Workers die with the build.** Sphinx's parallel workers ask the kernel to kill them when the build
-  process dies (:func:`engine.locks.die_with_parent`), so a killed build leaves no orphans behind.
+  process dies (:func:`engine.locks.die_with_parent`), from the first public event each one emits
+  (``source-read``, ``html-page-context``), so a killed build leaves no orphans behind.
 * **The ``rc`` domain** holds, per document, every paragraph anchor (``rwm.10.9`` -> page) and every
   glossary page, with ``clear_doc``/``merge_domaindata`` so incremental and parallel builds work.
 * **The ``{rule}`` role** (also ``rc:rule``): ``{rule}`rwm.10.9``` or ``{rule}`the attack <rwm.10>```
@@ -684,28 +685,31 @@ def _write_quick_references(app: Sphinx, exception: BaseException | None) -> Non
             (out / f"{game}.html").write_text(render_html(game, corpus=corpus), encoding="utf-8")
 
 
-def _workers_die_with_parent() -> None:
-    """Make Sphinx's parallel workers die with the process that forked them (once per process)."""
-    from sphinx.util import parallel
+_BUILD_PID: list[int] = []  # the pid of the build process (set at ``builder-inited``)
+_GUARDED_WORKER: list[int] = []  # the pid of this worker once it asked to die with the build
 
+
+def _remember_build_process(app: Sphinx) -> None:
+    """Note the build's own pid, before Sphinx forks any parallel worker (``builder-inited``)."""
+    _BUILD_PID[:] = [os.getpid()]
+
+
+def _worker_dies_with_build(app: Sphinx, *args: Any) -> None:
+    """In a forked parallel worker, ask to die with the build (``source-read``, ``html-page-context``).
+
+    Sphinx's parallel workers are forked by the build and read or write one chunk of pages each. The
+    first event a worker emits (``source-read`` when reading, ``html-page-context`` when writing)
+    asks the kernel to kill it when the build dies (:func:`engine.locks.die_with_parent`), and makes
+    it exit at once when the build is already gone, so a killed build leaves no orphans working on.
+    Only public Sphinx events are used; in the build process itself this does nothing.
+    """
+    pid = os.getpid()
+    if not _BUILD_PID or _BUILD_PID[0] == pid or _GUARDED_WORKER[:1] == [pid]:
+        return
     from engine.locks import die_with_parent
 
-    tasks = parallel.ParallelTasks
-    if getattr(tasks, "_runecodex_guarded", False):
-        return
-    init, process = tasks.__init__, tasks._process
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        self._runecodex_parent = os.getpid()
-
-    def _process(self: Any, pipe: Any, func: Any, arg: Any) -> None:
-        die_with_parent(getattr(self, "_runecodex_parent", None))
-        process(self, pipe, func, arg)
-
-    tasks.__init__ = __init__  # type: ignore[method-assign]
-    tasks._process = _process  # type: ignore[method-assign]
-    tasks._runecodex_guarded = True  # type: ignore[attr-defined]
+    die_with_parent(_BUILD_PID[0])
+    _GUARDED_WORKER[:] = [pid]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -715,7 +719,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("runecodex_pages", "site", "env", str)
     app.add_config_value("runecodex_graph_pictures", True, "env", bool)
     app.add_config_value("runecodex_srcdir", "site/_generated", "env", str)
-    _workers_die_with_parent()
     app.add_domain(RunecodexDomain)
     app.add_role("rule", RuleRole())
     app.add_source_suffix(SUFFIX, "rcpage")
@@ -724,6 +727,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(rc_details, html=(_visit_details, _depart_details))
     app.add_node(rc_summary, html=(_visit_summary, _depart_summary))
     app.connect("config-inited", _own_srcdir, priority=100)
+    app.connect("builder-inited", _remember_build_process, priority=0)
+    app.connect("source-read", _worker_dies_with_build, priority=0)
+    app.connect("html-page-context", _worker_dies_with_build, priority=0)
     app.connect("builder-inited", _generate)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _collect)
