@@ -13,10 +13,11 @@ recall@3 and MRR (over the top 10) for three engines built from the same corpus 
   question's words OR-ed, same game filter).
 
 Question sets: DEV = ``../shared/search-queries.json`` + ``bench/search-queries.json`` +
-``bench/search-dev*.json`` (the sets the search is tuned on; the last written blind from the books by
-two more authors, see ``bench/search-test.README.md``); TEST = ``bench/search-test.json`` (written blind from the books by someone who
-had not seen the corpus wording or the synonyms; never tuned on: only its aggregate figures are
-printed, ``--misses`` lists dev misses only, ``--dev-only`` leaves it out while tuning). Subsets of a set whose questions carry the fields:
+``bench/search-dev*.json`` (the sets the search is tuned on; the last written blind from the books
+by two more authors, see ``bench/search-test.README.md``); TEST = ``bench/search-test.json``
+(written blind from the books by someone who had not seen the corpus wording or the synonyms; never
+tuned on: only its aggregate figures are printed, ``--misses`` lists dev misses only, ``--dev-only``
+leaves it out while tuning). Subsets of a set whose questions carry the fields:
 ``slang`` (style=slang), ``names_game``, ``faq``. Each question is searched with its own ``game``
 (``null``: all games, the game named in the question being detected); ``--no-game`` searches every
 game for every question.
