@@ -32,11 +32,11 @@ from engine.corpus import Corpus, Problem
 SHORT_KINDS = ("rule", "glossary", "faq", "errata", "table")
 ASKED_KINDS = ("rule", "glossary", "faq")
 SHORT_MAX_WORDS = 20
-ASKED_MIN, ASKED_MAX = 2, 4
+ASKED_MIN, ASKED_MAX = 2, 6
 
 REMARK = re.compile(
     r"\b((?:the|this) (rule ?)?book(?:'s|’s)?|rulebook|source text|the engine|misprint\w*|see the note|the errata|"
-    r"our (?:source|corpus|text|restatement)|the corpus|the printing|runecodex)\b", re.IGNORECASE)
+    r"our (?:source|corpus|text|restatement)|the corpus|the printing|in the source|runecodex)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

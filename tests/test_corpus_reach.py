@@ -4,7 +4,7 @@
 `short` on every rule, glossary, faq, errata and table paragraph, at most 20 words, every number in it
 found in the paragraph's (corrected) text, facts or table, or its title (a step number such as "Attack
 step 4" names the paragraph); `asked` on every rule, glossary and faq paragraph,
-2 to 4 entries.
+2 to 6 entries.
 """
 
 from __future__ import annotations
