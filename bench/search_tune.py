@@ -1,7 +1,8 @@
 """Try search ranking settings on the DEVELOPMENT questions only (never the test set).
 
 Each setting is a ``name=value`` override of one constant of the search package
-(``engine/search/rank.py``: ``K1``, ``B``, ``COORD``, ``LINE``, ``QUANTITY``, ``kind.<kind>``;
+(``engine/search/rank.py``: ``K1``, ``B``, ``fieldb.<field>`` (that field's own ``B``), ``COORD``,
+``LINE``, ``QUANTITY``, ``kind.<kind>``;
 ``engine/search/query.py``: ``EXPANSION_BOOST``; ``engine/search/index.py``: ``boost.<field>``, which
 needs its own index, built once per set of boosts; ``boost.section`` tries the section heading as a
 ranked field). Every candidate is measured against the current
@@ -35,7 +36,7 @@ from engine.search import index as s_index  # noqa: E402
 from engine.search import query as s_query  # noqa: E402
 from engine.search import rank as s_rank  # noqa: E402
 
-Setting = dict[str, float]
+Setting = dict[str, Any]
 
 
 def parse(spec: str) -> Setting:
@@ -43,7 +44,10 @@ def parse(spec: str) -> Setting:
     out: Setting = {}
     for part in spec.split():
         name, _, value = part.partition("=")
-        out[name] = float(value)
+        try:
+            out[name] = float(value)
+        except ValueError:  # a setting named by a word (``LINE_MODE=f1``)
+            out[name] = value
     return out
 
 
@@ -52,8 +56,12 @@ def applied(setting: Setting) -> Iterator[None]:
     """Apply the rank and query overrides of *setting* for the ``with`` block."""
     saved: list[tuple[Any, str, Any]] = []
     kinds = dict(s_rank.KIND_PRIOR)
+    field_b = dict(s_rank.FIELD_B)
     for name, value in setting.items():
         if name.startswith("boost."):
+            continue
+        if name.startswith("fieldb."):
+            field_b[name[7:]] = value
             continue
         if name.startswith("kind."):
             kinds[name[5:]] = value
@@ -64,7 +72,9 @@ def applied(setting: Setting) -> Iterator[None]:
         saved.append((module, name, getattr(module, name)))
         setattr(module, name, value)
     saved.append((s_rank, "KIND_PRIOR", s_rank.KIND_PRIOR))
+    saved.append((s_rank, "FIELD_B", s_rank.FIELD_B))
     s_rank.KIND_PRIOR = kinds
+    s_rank.FIELD_B = field_b
     try:
         yield
     finally:
@@ -72,7 +82,7 @@ def applied(setting: Setting) -> Iterator[None]:
             setattr(module, name, value)
 
 
-def boosts_of(setting: Setting) -> tuple[tuple[str, float], ...]:
+def boosts_of(setting: Setting) -> tuple[tuple[str, Any], ...]:
     """Return the field boosts *setting* asks for (the current ones where it says nothing)."""
     merged = dict(s_index.FIELD_BOOSTS)
     merged.update({k[6:]: v for k, v in setting.items() if k.startswith("boost.")})
@@ -102,7 +112,7 @@ def main(argv: Sequence[str]) -> int:
         if path.is_file():
             dev += sb.load_questions(path)
     candidates = [("current", {}), *((spec, parse(spec)) for spec in argv)]
-    indexes: dict[tuple[tuple[str, float], ...], SearchIndex] = {}
+    indexes: dict[tuple[tuple[str, Any], ...], SearchIndex] = {}
     print(f"{len(dev)} development questions; recall@1 recall@3 MRR: all | even half | odd half")
     with tempfile.TemporaryDirectory(prefix="runecodex-tune-") as tmp:
         for name, setting in candidates:

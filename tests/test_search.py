@@ -437,6 +437,8 @@ def test_cli_index_builds_into_out(make_rules: MakeRules, tmp_path: Path, monkey
     ("in Rune Age can I attack the same city twice", "rune-age"),
     ("runewars: how many heroes can I control", "runewars"),
     ("Runewars Revised Edition hero limit", "runewars"),
+    ("RA barbarian invasion turn order", "rune-age"),
+    ("RS hand size", "runeslingers"),
 ])
 def test_a_game_named_in_the_question_is_detected(question: str, game: str) -> None:
     games = ["rune-age", "runewars-miniatures", "runewars", "runeslingers"]

@@ -11,8 +11,10 @@ field         boost  what it holds
 ``names``      2.5   what the paragraph is *about* by the book's own account: the terms a
                      glossary entry defines and their aliases, the names of "See ..." entries
                      that send the reader here, the book index entries that point here
-``asked``      2.0   how players ask for this rule (``asked:`` in ``rules/``, 2-4 phrasings)
+``asked``      2.0   how players ask for this rule (``asked:`` in ``rules/``, 2-6 phrasings)
 ``short``      2.0   the rule in one line (``short:`` in ``rules/``)
+``section``    1.0   the heading the book prints the paragraph under ("Conduct a Siege",
+                     "Retreats"): what the paragraph is about, in the book's words
 ``text``       1.0   the text a reader is shown (errata-corrected, ``Corpus.text_of``), table
                      cells, and the errata/FAQ entries that amend or clarify it
 ============  =====  ========================================================================
@@ -52,7 +54,7 @@ from engine.corpus import Corpus, Paragraph, default_root, load_corpus
 from engine.errors import UnreadableInputError
 from engine.graph import build_graph
 
-SCHEMA_VERSION = "runecodex-search-10"
+SCHEMA_VERSION = "runecodex-search-11"
 META_FILE = "meta.json"
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 WORD_PATTERN = r"\w+(?:\.?\w+)*"
@@ -70,12 +72,12 @@ QUESTION_WORDS = frozenset((
     "go", "goes", "going", "went", "able", "exactly", "really", "actually", "anyone", "someone",
     "something", "anything", "else", "ever", "still", "okay", "ok", "hey", "please", "need", "needs",
     "there", "here", "say", "says", "said", "tell", "know", "want", "wants", "mean", "means", "thing",
-    "things", "stuff", "way", "ways", "possible", "legal",
+    "things", "stuff", "way", "ways", "possible", "legal", "work", "works", "working",
 ))
 STOPS = frozenset(STOP_WORDS | QUESTION_WORDS)
 
 FIELD_BOOSTS: Mapping[str, float] = {
-    "title": 3.0, "names": 2.5, "asked": 2.0, "short": 2.0, "text": 1.0,
+    "title": 3.0, "names": 2.5, "asked": 2.0, "short": 2.0, "section": 1.0, "text": 1.0,
 }
 RANKED_FIELDS = tuple(FIELD_BOOSTS)
 

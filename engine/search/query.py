@@ -2,7 +2,7 @@
 
 :func:`understand` reads a question in four steps:
 
-1. **The game named in it.** "in Rune Age", "runeslingers", "RWM", "miniatures", "runewars" (but
+1. **The game named in it.** "in Rune Age", "runeslingers", "RWM", "RA", "RS", "miniatures", "runewars" (but
    "runewars miniatures" is the miniatures game) are found by :data:`GAME_PATTERNS` and taken out of
    the words; the search then keeps to that game (``detected_game`` in the result, shown as a
    removable filter chip in the web page). A game chosen by the caller wins over the question's.
@@ -50,6 +50,9 @@ from engine.search.index import STOPS, WORD_PATTERN, Expansion
 EXPANSION_BOOST = 0.5
 COMMON_SHARE = 0.15
 COMMON_MIN_DOCS = 200  # a tiny corpus has no common words
+# The long fields where a word that is in many paragraphs ("card", "unit") is not looked for: it
+# says little there and costs most (the short fields title, names, short and section keep it).
+COMMON_FIELDS: tuple[str, ...] = ("text", "asked")
 # A question asking for a number or a limit.
 QUANTITY = re.compile(r"\b(?:how (?:many|much|far|often|long)|max(?:imum)?|min(?:imum)?|limit|most|at least|"
                       r"up to|number of|count)\b", re.I)
@@ -65,14 +68,14 @@ GAME_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("runewars-miniatures", re.compile(
         r"\b(?:rune\s*wars?\s*(?:the\s+)?(?:miniatures?|minis?)(?:\s+game)?|rwmg?|rw\s*minis?"
         r"|miniatures?\s+game|miniatures|minis)\b", re.I)),
-    ("runeslingers", re.compile(r"\brune\s*-?\s*slingers?\b|\bslingers\b", re.I)),
-    ("rune-age", re.compile(r"\brune\s*-?\s*age\b|\brunage\b", re.I)),
+    ("runeslingers", re.compile(r"\brune\s*-?\s*slingers?\b|\bslingers\b|\brs\b", re.I)),
+    ("rune-age", re.compile(r"\brune\s*-?\s*age\b|\brunage\b|\bra\b", re.I)),
     ("runewars", re.compile(
         r"\b(?:rune\s*-?\s*wars?(?:\s+(?:revised|2nd|second)(?:\s+edition)?)?(?:\s+board\s*game)?|rw)\b", re.I)),
 )
 
 
-_GAME_WORD = re.compile(r"rune|wars?|runewars?|runeslingers?|slingers?|age|runage|rwmg?|minis?|miniatures?")
+_GAME_WORD = re.compile(r"rune|wars?|runewars?|runeslingers?|slingers?|age|runage|rwmg?|rs|ra|minis?|miniatures?")
 
 
 @dataclass(frozen=True)
@@ -130,9 +133,12 @@ class Vocabulary:
         return any((f, stem) in self.reader for f in self.fields)
 
     def is_common(self, fieldname: str, stem: str) -> bool:
-        """Return whether *stem* is in more than :data:`COMMON_SHARE` of the paragraphs' text."""
+        """Return whether *stem* is in more than :data:`COMMON_SHARE` of the paragraphs' *fieldname*.
+
+        Only the :data:`COMMON_FIELDS` have common words.
+        """
         count = self.reader.doc_count()
-        if fieldname != "text" or count < COMMON_MIN_DOCS:
+        if fieldname not in COMMON_FIELDS or count < COMMON_MIN_DOCS:
             return False
         return bool(self.reader.doc_frequency(fieldname, stem) > COMMON_SHARE * count)
 
@@ -242,8 +248,8 @@ def plain_query(stemmed: Sequence[str], fields: Sequence[str],
     Built directly as one flat disjunction (one stem per word rather than one analysis per field,
     and whoosh's fast array union over a single level): the parser itself reads questions with
     syntax. The coordination bonus (more of the words, more score) is applied by ``rank.rerank``.
-    A word *common* in a field (in a large share of the paragraphs' text: "card", "unit") is looked
-    for only in the other fields: it says little there and costs most.
+    A word *common* in a field (in a large share of the paragraphs' text or ``asked``: "card", "unit")
+    is looked for only in the other fields: it says little there and costs most.
     """
     return wq.Or([wq.Term(f, s) for s in dict.fromkeys(stemmed) for f in fields if not common(f, s)])
 

@@ -1,9 +1,10 @@
 """Rank paragraphs: whoosh's BM25F over the weighted fields, then a mild preference by kind.
 
 Scoring is whoosh's own :class:`whoosh.scoring.BM25F`, configured through its public parameters:
-``K1`` (term-frequency saturation), ``B`` (length normalisation) and per-field ``<field>_B``
-(:data:`FIELD_B`; none set: a lower ``B`` for the short fields did no better on the development
-questions). The field weights are the schema's ``field_boost`` values (``engine/search/index.py``).
+``K1`` (term-frequency saturation), ``B`` (length normalisation: 0.3, mild, since a paragraph with
+five ``asked`` phrasings or a long text is not less about its topic) and per-field ``<field>_B``
+(:data:`FIELD_B`; none set: a separate ``B`` for ``asked`` or ``text`` did no better on the
+development questions). The field weights are the schema's ``field_boost`` values (``engine/search/index.py``).
 Nothing of whoosh is subclassed.
 
 whoosh returns the best ``offset + limit + RERANK_WINDOW`` matches; :func:`rerank` multiplies each
@@ -13,7 +14,8 @@ of the question's words the paragraph holds: whoosh's own coordination needs its
 matchers), by the line bonus (the share of the question's words, weighted by rarity, that the
 paragraph's best single line holds: its title, its ``short`` line or one of its ``asked``
 phrasings) and, for "how many" questions, by the number bonus, then sorts again. The constants were
-chosen on the development questions only (``bench/search_bench.py``).
+chosen on the development questions only (``bench/search_tune.py`` tries them there; the glossary
+prior of 0.75 keeps a term's definition from outranking the rule about the situation asked).
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from collections.abc import Mapping, Sequence, Set
 from whoosh.scoring import BM25F
 
 K1 = 1.2
-B = 0.75
+B = 0.3
 FIELD_B: Mapping[str, float] = {}
 KIND_PRIOR: Mapping[str, float] = {
-    "rule": 1.0, "glossary": 0.85, "errata": 0.9, "faq": 1.0, "example": 0.85, "table": 0.9, "scenario": 0.9,
+    "rule": 1.0, "glossary": 0.75, "errata": 0.9, "faq": 1.0, "example": 0.85, "table": 0.9, "scenario": 0.9,
 }
 
 
