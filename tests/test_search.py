@@ -286,6 +286,37 @@ def test_the_corrected_rule_outranks_the_stale_sentence(make_rules: MakeRules, t
     assert {h.id for h in ix.search("covers", limit=5).hits} == {"ra.turn.1", "rafaq.errata.rulebook.p7"}
 
 
+def test_the_heading_a_paragraph_is_printed_under_counts_and_a_definition_yields_to_the_rule(
+        make_rules: MakeRules, tmp_path: Path) -> None:
+    root = make_rules({
+        "rune-age/01-turn.yaml": """\
+            paragraphs:
+              - id: ra.term.siege
+                kind: glossary
+                title: Siege
+                defines: [siege]
+                source: {page: 15, section: Glossary}
+                text: A siege is an attack on a city or a stronghold.
+              - id: ra.battle.2
+                kind: rule
+                title: Assault step
+                source: {page: 9, section: Conduct a Battle, paragraph: "2"}
+                text: Beginning with the defender, the two players take turns playing one card each.
+              - id: ra.siege.2
+                kind: rule
+                title: Assault step
+                source: {page: 10, section: Conduct a Siege, paragraph: "2"}
+                text: Beginning with the defender, the two players take turns playing one card each.
+            """,
+    })
+    ix = SearchIndex(build_index(tmp_path / "index", rules=root))
+    # the two assault rules read alike: the heading "Conduct a Siege" tells them apart, and the
+    # definition of a siege, which holds the word but not the situation, comes after the rule
+    ids = [h.id for h in ix.search("do we take turns playing cards in a siege").hits]
+    assert ids == ["ra.siege.2", "ra.battle.2", "ra.term.siege"]
+    assert ids.index("ra.siege.2") < ids.index("ra.battle.2")
+
+
 # --------------------------------------------------------------------------- malformed syntax
 
 MALFORMED = ['"unclosed quote', "(((", ")", "AND OR NOT", "-", "+", '""', "title:", "*", "attack~", "^2",
