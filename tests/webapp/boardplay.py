@@ -1,11 +1,35 @@
-"""Playing a board as a player does, shared by the browser tests: answer every decision through its own
-control, and set number fields with their − / + buttons."""
+"""Playing a board as a player does, shared by the browser tests: open a situation's tab, ask "What happens
+now?" and check the ruling is the engine's, answer every decision through its own control, and set number
+fields with their − / + buttons."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from engine.core import resolve
+
+
+def open_tab(page: Any, base: str, game: str, situation: str) -> None:
+    """Open the board of *game* and its *situation* tab."""
+    page.goto(f"{base}/boards/{game}")
+    page.wait_for_selector("#board[data-ready='true']")
+    page.click(f"#tab-{situation}")
+    page.wait_for_selector(f"#tab-{situation}[aria-selected='true']")
+
+
+def ask(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Press "What happens now?"; return (the position sent, the ruling), checking the ruling is the engine's."""
+    with (page.expect_request(lambda r: r.url.endswith("/api/resolve")) as request,
+          page.expect_response(lambda r: r.url.endswith("/api/resolve")) as answer):
+        page.click("#resolve")
+    sent: dict[str, Any] = request.value.post_data_json
+    ruling: dict[str, Any] = answer.value.json()
+    assert answer.value.ok, ruling
+    page.wait_for_selector("#ruling .ruling")
+    assert {k: v for k, v in ruling.items() if k != "links"} == resolve(sent).to_json()
+    return sent, ruling
 
 
 def answer_every_decision(page: Any, ruling: dict[str, Any], free: Mapping[str, str]) -> dict[str, Any]:

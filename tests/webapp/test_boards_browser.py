@@ -11,9 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boardplay import answer_every_decision, stepper_to
-
-from engine.core import resolve
+from boardplay import answer_every_decision, ask, stepper_to
 
 pytestmark = pytest.mark.browser
 
@@ -33,17 +31,6 @@ def warm(live_server: str) -> None:
         with urllib.request.urlopen(live_server + url, timeout=120) as resp:
             resp.read()
 
-
-def ask(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Press "What happens now?"; return (the position sent, the ruling), checking the ruling is the engine's."""
-    with (page.expect_request(lambda r: r.url.endswith("/api/resolve")) as request,
-          page.expect_response(lambda r: r.url.endswith("/api/resolve")) as answer):
-        page.click("#resolve")
-    sent: dict[str, Any] = request.value.post_data_json
-    ruling: dict[str, Any] = answer.value.json()
-    page.wait_for_selector("#ruling .ruling")
-    assert {k: v for k, v in ruling.items() if k != "links"} == resolve(sent).to_json()
-    return sent, ruling
 
 
 def summary_leads(page: Any, ruling: dict[str, Any]) -> None:

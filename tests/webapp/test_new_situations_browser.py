@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boardplay import answer_every_decision, stepper_to
+from boardplay import answer_every_decision, ask, open_tab, stepper_to
 
 from engine.core import resolve
 
@@ -46,24 +46,6 @@ def warm(live_server: str) -> None:
             resp.read()
 
 
-def open_tab(page: Any, base: str, game: str, situation: str) -> None:
-    page.goto(f"{base}/boards/{game}")
-    page.wait_for_selector("#board[data-ready='true']")
-    page.click(f"#tab-{situation}")
-    page.wait_for_selector(f"#tab-{situation}[aria-selected='true']")
-
-
-def ask(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Press "What happens now?"; return (the position sent, the ruling), checking the ruling is the engine's."""
-    with (page.expect_request(lambda r: r.url.endswith("/api/resolve")) as request,
-          page.expect_response(lambda r: r.url.endswith("/api/resolve")) as answer):
-        page.click("#resolve")
-    sent: dict[str, Any] = request.value.post_data_json
-    ruling: dict[str, Any] = answer.value.json()
-    assert answer.value.ok, ruling
-    page.wait_for_selector("#ruling .ruling")
-    assert {k: v for k, v in ruling.items() if k != "links"} == resolve(sent).to_json()
-    return sent, ruling
 
 
 def summary_leads(page: Any, ruling: dict[str, Any]) -> None:

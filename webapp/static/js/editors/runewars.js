@@ -1,4 +1,5 @@
 // Runewars: a hex-area map editor (areas, controllers, units, borders) for movement; other panels use forms.
+// The map drawing and editing (hexMap, addAreaAt, borderButtons, …) is exported for runewars-map-situations.js.
 import {clear, h, humanize} from "../dom.js";
 import {defaultFor, field, propertyRow} from "../schemaform.js";
 import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
@@ -9,7 +10,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const COLS = 7;
 const ROWS = 5;
 const SIZE = 48;
-const BORDER_TYPES = ["plain", "mountain", "water"];
+const LINE_DY = [-14, 1, 14, 27];  // the label and up to three lines under it, in a hex
+export const BORDER_TYPES = ["plain", "mountain", "water"];
 const CONTRACT_AREA = ["controller", "units", "neutral_units", "enemy_units", "activation_tokens"];
 const BOARD_KEYS = ["game", "situation", "map", "movers", "target_area", "ui_layout"];
 const AREA_FALLBACK = {
@@ -24,7 +26,7 @@ const MOVER_FALLBACK = {
                routed: {type: "boolean"}, hero: {type: "boolean"}},
 };
 
-function s(tag, attrs = {}, ...children) {
+export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
@@ -48,7 +50,7 @@ function corners(c, size = SIZE) {
   });
 }
 
-function neighbours([col, row]) {
+export function neighbours([col, row]) {
   const d = row & 1
     ? [[1, 0], [-1, 0], [1, -1], [0, -1], [1, 1], [0, 1]]
     : [[1, 0], [-1, 0], [0, -1], [-1, -1], [0, 1], [-1, 1]];
@@ -69,7 +71,7 @@ function itemSchema(ctx, ...keys) {
   return sc || null;
 }
 
-function nextId(map) {
+export function nextId(map) {
   const taken = new Set(map.areas.map((a) => a.id));
   for (let n = 1; ; n++) {
     for (const letter of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
@@ -80,7 +82,7 @@ function nextId(map) {
 }
 
 /** Give every area a hex slot: keep stored ones, place the rest on free slots in reading order. */
-function layoutOf(pos) {
+export function layoutOf(pos) {
   const layout = pos.ui_layout = pos.ui_layout && typeof pos.ui_layout === "object" ? pos.ui_layout : {};
   const used = new Set();
   for (const a of pos.map.areas) {
@@ -99,11 +101,11 @@ function layoutOf(pos) {
   return layout;
 }
 
-function borderOf(map, a, b) {
+export function borderOf(map, a, b) {
   return map.borders.find((x) => (x[0] === a && x[1] === b) || (x[0] === b && x[1] === a)) || null;
 }
 
-function cycleBorder(map, a, b) {
+export function cycleBorder(map, a, b) {
   const found = borderOf(map, a, b);
   if (!found) { map.borders.push([a, b, "plain"]); return; }
   const i = BORDER_TYPES.indexOf(found[2]);
@@ -111,12 +113,104 @@ function cycleBorder(map, a, b) {
   else found[2] = BORDER_TYPES[i + 1];
 }
 
-function renameArea(pos, from, to) {
+export function renameArea(pos, from, to) {
   for (const a of pos.map.areas) if (a.id === from) a.id = to;
   for (const b of pos.map.borders) { if (b[0] === from) b[0] = to; if (b[1] === from) b[1] = to; }
   for (const m of pos.movers || []) if (m.from === from) m.from = to;
   if (pos.target_area === from) pos.target_area = to;
   if (pos.ui_layout && pos.ui_layout[from]) { pos.ui_layout[to] = pos.ui_layout[from]; delete pos.ui_layout[from]; }
+}
+
+/** Add an area with the given fields at a hex slot, with plain borders to the areas beside it; return its id. */
+export function addAreaAt(pos, slot, fields = {}) {
+  const id = nextId(pos.map);
+  pos.map.areas.push({...fields, id});
+  const layout = layoutOf(pos);
+  layout[id] = slot;
+  const bySlot = new Map(Object.entries(layout).map(([k, v]) => [v.join(), k]));
+  for (const nb of neighbours(slot)) {
+    const other = bySlot.get(nb.join());
+    if (other && other !== id && !borderOf(pos.map, id, other)) pos.map.borders.push([other, id, "plain"]);
+  }
+  return id;
+}
+
+/** Return the border buttons of area `id` (one per area beside it on the grid; a tap cycles the border). */
+export function borderButtons(pos, id, after) {
+  const layout = layoutOf(pos);
+  const bySlot = new Map(Object.entries(layout).map(([k, v]) => [v.join(), k]));
+  const nbs = neighbours(layout[id] || [0, 0]).map((n) => bySlot.get(n.join())).filter(Boolean);
+  if (!nbs.length) return null;
+  return h("div", {class: "border-buttons", role: "group", "aria-label": `Borders of ${id}`},
+    h("span", {class: "hint"}, "Borders (tap to change): "),
+    nbs.map((other) => {
+      const b = borderOf(pos.map, id, other);
+      return h("button", {type: "button", class: `button small secondary border-button ${b ? b[2] : "none"}`,
+        dataset: {borderWith: other}, onclick: () => { cycleBorder(pos.map, id, other); after(); }},
+        `${id}–${other}: ${b ? b[2] : "none"}`);
+    }));
+}
+
+/** Return [svg, legend] of the hex-area map of `pos.map` (slots kept in `pos.ui_layout`): empty hexes add an
+ *  area (opts.onAdd(slot)), areas select (opts.onSelect(id)), edges between areas cycle the border
+ *  (opts.onBorder(a, b)). opts.areaClass(area) and opts.areaLines(area) (up to 4 lines, the first the label)
+ *  say how an area looks; opts.areaLabel(area) what a screen reader says. */
+export function hexMap(pos, opts) {
+  const {selected = null, label = "Map", areaClass = () => [], areaLabel = (a) => `Area ${a.id}`,
+         areaLines = (a) => [a.id], onAdd, onSelect, onBorder, legend = ""} = opts;
+  const layout = layoutOf(pos);
+  const width = SIZE * Math.sqrt(3) * (COLS + 0.5) + SIZE * 0.4;
+  const height = SIZE * 1.5 * (ROWS - 1) + SIZE * 2.2;
+  const svg = s("svg", {class: "hexmap", viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, role: "group", "aria-label": label});
+  const bySlot = new Map(Object.entries(layout).map(([id, slot]) => [slot.join(), id]));
+  const key = (fn) => (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } };
+  for (let r = 0; r < ROWS; r++) {
+    for (let c = 0; c < COLS; c++) {
+      const id = bySlot.get(`${c},${r}`);
+      const pts = corners([c, r]).map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
+      if (!id) {
+        svg.append(s("polygon", {points: pts, class: "hex empty", tabindex: "0", role: "button",
+          "aria-label": `Add an area at column ${c + 1}, row ${r + 1}`, "data-slot": `${c},${r}`,
+          onclick: () => onAdd([c, r]), onkeydown: key(() => onAdd([c, r]))}));
+        continue;
+      }
+      const area = pos.map.areas.find((a) => a.id === id);
+      const cls = ["hex", "area", ...areaClass(area), id === selected ? "selected" : ""].filter(Boolean).join(" ");
+      const [x, y] = center([c, r]);
+      const lines = areaLines(area);
+      svg.append(s("g", {},
+        s("polygon", {points: pts, class: cls, tabindex: "0", role: "button", "data-area": id,
+          "aria-label": areaLabel(area), "aria-pressed": id === selected ? "true" : "false",
+          onclick: () => onSelect(id), onkeydown: key(() => onSelect(id))}),
+        ...lines.slice(0, 4).map((text, i) => (text ? s("text", {x: x.toFixed(1), y: (y + LINE_DY[i]).toFixed(1),
+          "text-anchor": "middle", class: i === 0 ? "hex-label" : "hex-sub"}, text) : null))));
+    }
+  }
+  // borders between neighbouring areas (drawn last, on top)
+  for (const a of Object.keys(layout)) {
+    for (const nb of neighbours(layout[a])) {
+      const b = bySlot.get(nb.join());
+      if (!b || b <= a) continue;
+      const [[x1, y1], [x2, y2]] = sharedEdge(layout[a], layout[b]);
+      const border = borderOf(pos.map, a, b);
+      const kind = border ? border[2] : "none";
+      // a thick bar along the shared edge, a little shorter than it (its ends stay clear of corners)
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+      const [nx, ny] = [-uy * 5, ux * 5];
+      const [sx, sy, ex, ey] = [x1 + ux * 6, y1 + uy * 6, x2 - ux * 6, y2 - uy * 6];
+      const bar = [[sx + nx, sy + ny], [ex + nx, ey + ny], [ex - nx, ey - ny], [sx - nx, sy - ny]]
+        .map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
+      svg.append(s("polygon", {points: bar,
+        class: `border ${kind}`, tabindex: "0", role: "button", "data-border": `${a}-${b}`,
+        "aria-label": `Border ${a}–${b}: ${kind}. Activate to change`,
+        onclick: () => onBorder(a, b), onkeydown: key(() => onBorder(a, b))},
+        s("title", {}, `${a}–${b}: ${kind}`)));
+    }
+  }
+  return [svg, h("p", {class: "hint"},
+    ...BORDER_TYPES.map((t) => h("span", {}, h("span", {class: `legend-swatch`, style: `background: var(--b-${t})`}), `${t} `)),
+    `— click an edge to cycle none → plain → mountain → water (or use the border buttons of the selected area). ${legend}`)];
 }
 
 const mobilize = {
@@ -146,82 +240,26 @@ const mobilize = {
     let selected = pos.target_area || (pos.map.areas[0] && pos.map.areas[0].id) || null;
     const changed = () => { ctx.changed(); };
 
-    const mapView = live((redraw) => {
-      const layout = layoutOf(pos);
-      const width = SIZE * Math.sqrt(3) * (COLS + 0.5) + SIZE * 0.4;
-      const height = SIZE * 1.5 * (ROWS - 1) + SIZE * 2.2;
-      const svg = s("svg", {class: "hexmap", viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, role: "group",
-                            "aria-label": "Map: click an empty hex to add an area, an area to select it, an edge between two areas to change the border"});
-      const bySlot = new Map(Object.entries(layout).map(([id, slot]) => [slot.join(), id]));
-      for (let r = 0; r < ROWS; r++) {
-        for (let c = 0; c < COLS; c++) {
-          const id = bySlot.get(`${c},${r}`);
-          const pts = corners([c, r]).map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
-          if (!id) {
-            svg.append(s("polygon", {points: pts, class: "hex empty", tabindex: "0", role: "button",
-              "aria-label": `Add an area at column ${c + 1}, row ${r + 1}`, "data-slot": `${c},${r}`,
-              onclick: () => addArea([c, r]), onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); addArea([c, r]); } }}));
-            continue;
-          }
-          const area = pos.map.areas.find((a) => a.id === id);
-          const cls = ["hex", "area", area.controller ? `ctrl-${area.controller}` : "", id === pos.target_area ? "target" : "",
-                       id === selected ? "selected" : ""].join(" ");
-          const [x, y] = center([c, r]);
-          const units = pos.movers.filter((m) => m.from === id).length;
-          const counts = [area.enemy_units ? `${area.enemy_units} enemy` : "",
-                          area.neutral_units ? `${area.neutral_units} neutral` : ""].filter(Boolean).join(", ");
-          svg.append(s("g", {},
-            s("polygon", {points: pts, class: cls, tabindex: "0", role: "button", "data-area": id,
-              "aria-label": `Area ${id}${area.controller ? `, controlled by ${area.controller}` : ""}${id === pos.target_area ? ", target" : ""}`,
-              "aria-pressed": id === selected ? "true" : "false",
-              onclick: () => { selected = id; redraw(); details.draw(); },
-              onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); selected = id; redraw(); details.draw(); } }}),
-            s("text", {x: x.toFixed(1), y: (y - 14).toFixed(1), "text-anchor": "middle", class: "hex-label"}, id + (id === pos.target_area ? " ★" : "")),
-            area.controller ? s("text", {x: x.toFixed(1), y: (y + 1).toFixed(1), "text-anchor": "middle", class: "hex-sub"}, humanize(area.controller)) : null,
-            counts ? s("text", {x: x.toFixed(1), y: (y + 14).toFixed(1), "text-anchor": "middle", class: "hex-sub"}, counts.slice(0, 16)) : null,
-            units ? s("text", {x: x.toFixed(1), y: (y + 27).toFixed(1), "text-anchor": "middle", class: "hex-sub"}, `${units} moving`) : null));
-        }
-      }
-      // borders between neighbouring areas (drawn last, on top)
-      const ids = Object.keys(layout);
-      for (const a of ids) {
-        for (const nb of neighbours(layout[a])) {
-          const b = bySlot.get(nb.join());
-          if (!b || b <= a) continue;
-          const [[x1, y1], [x2, y2]] = sharedEdge(layout[a], layout[b]);
-          const border = borderOf(pos.map, a, b);
-          const kind = border ? border[2] : "none";
-          // a thick bar along the shared edge, a little shorter than it (its ends stay clear of corners)
-          const len = Math.hypot(x2 - x1, y2 - y1);
-          const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
-          const [nx, ny] = [-uy * 5, ux * 5];
-          const [sx, sy, ex, ey] = [x1 + ux * 6, y1 + uy * 6, x2 - ux * 6, y2 - uy * 6];
-          const bar = [[sx + nx, sy + ny], [ex + nx, ey + ny], [ex - nx, ey - ny], [sx - nx, sy - ny]]
-            .map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
-          svg.append(s("polygon", {points: bar,
-            class: `border ${kind}`, tabindex: "0", role: "button", "data-border": `${a}-${b}`,
-            "aria-label": `Border ${a}–${b}: ${kind}. Activate to change`,
-            onclick: () => { cycleBorder(pos.map, a, b); changed(); redraw(); others.draw(); },
-            onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); cycleBorder(pos.map, a, b); changed(); redraw(); others.draw(); } }},
-            s("title", {}, `${a}–${b}: ${kind}`)));
-        }
-      }
-      return [svg, h("p", {class: "hint"},
-        ...BORDER_TYPES.map((t) => h("span", {}, h("span", {class: `legend-swatch`, style: `background: var(--b-${t})`}), `${t} `)),
-        "— click an edge to cycle none → plain → mountain → water (or use the border buttons of the selected area). ★ marks the target area.")];
-    }, {class: "map-scroll"});
+    const mapView = live((redraw) => hexMap(pos, {
+      selected,
+      label: "Map: click an empty hex to add an area, an area to select it, an edge between two areas to change the border",
+      areaClass: (area) => [area.controller ? `ctrl-${area.controller}` : "", area.id === pos.target_area ? "target" : ""],
+      areaLabel: (area) => `Area ${area.id}${area.controller ? `, controlled by ${area.controller}` : ""}${area.id === pos.target_area ? ", target" : ""}`,
+      areaLines: (area) => {
+        const units = pos.movers.filter((m) => m.from === area.id).length;
+        const counts = [area.enemy_units ? `${area.enemy_units} enemy` : "",
+                        area.neutral_units ? `${area.neutral_units} neutral` : ""].filter(Boolean).join(", ");
+        return [area.id + (area.id === pos.target_area ? " ★" : ""), area.controller ? humanize(area.controller) : "",
+                counts.slice(0, 16), units ? `${units} moving` : ""];
+      },
+      onAdd: addArea,
+      onSelect: (id) => { selected = id; redraw(); details.draw(); },
+      onBorder: (a, b) => { cycleBorder(pos.map, a, b); changed(); redraw(); others.draw(); },
+      legend: "★ marks the target area.",
+    }), {class: "map-scroll"});
 
     function addArea(slot) {
-      const id = nextId(pos.map);
-      const area = {...defaultFor(areaSchema), id};
-      pos.map.areas.push(area);
-      const layout = layoutOf(pos);
-      layout[id] = slot;
-      const bySlot = new Map(Object.entries(layout).map(([k, v]) => [v.join(), k]));
-      for (const nb of neighbours(slot)) {
-        const other = bySlot.get(nb.join());
-        if (other && other !== id && !borderOf(pos.map, id, other)) pos.map.borders.push([other, id, "plain"]);
-      }
+      const id = addAreaAt(pos, slot, defaultFor(areaSchema));
       selected = id;
       changed(); mapView.draw(); details.draw(); movers.draw(); others.draw();
     }
@@ -245,19 +283,7 @@ const mobilize = {
         out.push(propertyRow(ps, key, shown, () => area, both, `map.areas[${i}].${key}`));
       }
       // the borders of this area as buttons too (a tap target as big as any other, on a phone as well)
-      const layoutNow = layoutOf(pos);
-      const bySlotNow = new Map(Object.entries(layoutNow).map(([k, v]) => [v.join(), k]));
-      const nbs = neighbours(layoutNow[area.id] || [0, 0]).map((n) => bySlotNow.get(n.join())).filter(Boolean);
-      if (nbs.length) {
-        out.push(h("div", {class: "border-buttons", role: "group", "aria-label": `Borders of ${area.id}`},
-          h("span", {class: "hint"}, "Borders (tap to change): "),
-          nbs.map((other) => {
-            const b = borderOf(pos.map, area.id, other);
-            return h("button", {type: "button", class: `button small secondary border-button ${b ? b[2] : "none"}`,
-              dataset: {borderWith: other}, onclick: () => { cycleBorder(pos.map, area.id, other); changed(); mapView.draw(); redraw(); others.draw(); }},
-              `${area.id}–${other}: ${b ? b[2] : "none"}`);
-          })));
-      }
+      out.push(borderButtons(pos, area.id, () => { changed(); mapView.draw(); redraw(); others.draw(); }));
       out.push(row(
         smallButton(pos.target_area === area.id ? "This is the target" : "Make it the target area", () => {
           pos.target_area = area.id; changed(); mapView.draw(); redraw();

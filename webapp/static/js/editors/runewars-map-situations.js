@@ -1,0 +1,406 @@
+// Runewars retreat and diplomacy, set up on the hex-area map of runewars.js (the shared map notation of the
+// 0.2 situations: areas {id, home_realm, units {owner: count}, stronghold, city} and borders [a, b, kind]).
+// Tap an empty hex to add an area, an area to select it (its units, stronghold, city token, home realm and
+// borders are set beside the map), an edge to cycle its border. The area the action happens in (the area
+// left by a retreat, the neutral units' area for diplomacy) is marked ⚑; a new area becomes it when none
+// is. The remaining fields of the position are controls beside the map (the schema form's helpers). Hex
+// slots are kept in `ui_layout` (ignored by the engine) so a shared link shows the same map; a position
+// without them (a worked example) is laid out around its marked area, each bordering area next to it.
+import {h} from "../dom.js";
+import {defaultFor, field, propertyRow} from "../schemaform.js";
+import {segmented, select, smallButton, stepper, textInput} from "../widgets.js";
+import {factionName} from "../names.js";
+import {FACTIONS, live, panel, row} from "./common.js";
+import {addAreaAt, borderButtons, cycleBorder, hexMap, layoutOf, neighbours, renameArea} from "./runewars.js";
+
+const OWNERS = [...FACTIONS, "neutral"];
+const HUB_SLOT = [2, 2];  // left of the middle of the 7 × 5 grid: on a phone it and its neighbours show unscrolled
+const SHORT = {daqan: "Daqan", elves: "Elves", uthuk: "Uthuk", waiqar: "Waiqar", neutral: "neutral"};
+
+function propOf(schema, ...keys) {
+  let sc = schema;
+  for (const k of keys) {
+    if (!sc) return null;
+    sc = k === "[]" ? sc.items : (sc.properties || {})[k];
+  }
+  return sc || null;
+}
+
+const LINE_CHARS = 11;  // what one line of small text holds inside a hex of runewars.js
+
+/** Return the texts joined into at most `lines` lines of up to `width` characters (the last one cut with …). */
+function pack(texts, width, lines) {
+  const out = [];
+  for (const t of texts) {
+    const last = out.length - 1;
+    if (last >= 0 && out[last].length + 1 + t.length <= width) out[last] += ` ${t}`;
+    else out.push(t);
+  }
+  if (out.length > lines) out.splice(lines - 1, out.length, `${out[lines - 1].slice(0, width - 1)}…`);
+  return out;
+}
+
+/** Set how many units of `owner` stand in area `id` of the map (no-op when there is no such area). */
+function setCount(pos, id, owner, n) {
+  const area = pos.map.areas.find((a) => a.id === id);
+  if (!area || !owner) return;
+  area.units = area.units && typeof area.units === "object" ? area.units : {};
+  if (n > 0) area.units[owner] = n; else delete area.units[owner];
+}
+
+function areaIds(pos) {
+  return pos.map.areas.map((a) => a.id);
+}
+
+/** Return the faction controlling an area as the board shows it (units or stronghold of one faction; else
+ *  its home realm unless an enemy is there), or null: only for colouring the hex, the engine decides. */
+function controllerOf(area) {
+  const units = area.units || {};
+  const present = new Set(FACTIONS.filter((f) => (units[f] || 0) > 0));
+  if (area.stronghold) present.add(area.stronghold);
+  if (present.size === 1 && !(units.neutral > 0)) return [...present][0];
+  if (!present.size && area.home_realm && !(units.neutral > 0)) return area.home_realm;
+  return null;
+}
+
+/** Lay a position without hex slots out around its marked area: each area that borders a placed one goes
+ *  on a free hex next to it (breadth first), the rest on free hexes in reading order (runewars.js). */
+function arrange(pos, hub) {
+  const have = pos.ui_layout && typeof pos.ui_layout === "object" && pos.map.areas.every((a) => Array.isArray(pos.ui_layout[a.id]));
+  if (have) return;
+  const layout = {};
+  const used = new Set();
+  const put = (id, slot) => { layout[id] = slot; used.add(slot.join()); };
+  const ids = areaIds(pos);
+  const first = ids.includes(hub) ? hub : ids[0];
+  if (first === undefined) { pos.ui_layout = {}; return; }
+  put(first, HUB_SLOT);
+  const queue = [first];
+  while (queue.length) {
+    const at = queue.shift();
+    const free = neighbours(layout[at]).filter(([c, r]) => c >= 0 && r >= 0 && c < 7 && r < 5 && !used.has(`${c},${r}`));
+    for (const b of pos.map.borders) {
+      const other = b[0] === at ? b[1] : b[1] === at ? b[0] : null;
+      if (!other || layout[other] || !ids.includes(other) || !free.length) continue;
+      put(other, free.shift());
+      queue.push(other);
+    }
+  }
+  pos.ui_layout = layout;
+  layoutOf(pos);  // the rest in reading order
+}
+
+/** Return {el, draw} of the map panel of a situation: the map, the selected area's details and the borders the
+ *  grid cannot show; onUnits(area, owner, n) hears each count set with the − / + buttons. hub = {key, mark, make, is} names the position's key of the marked area and its button texts;
+ *  areaKeys are the other keys holding an area id (renamed with the area, cleared when it is removed). */
+function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
+  pos.map = pos.map && typeof pos.map === "object" ? pos.map : {areas: [], borders: []};
+  pos.map.areas = Array.isArray(pos.map.areas) ? pos.map.areas : [];
+  pos.map.borders = Array.isArray(pos.map.borders) ? pos.map.borders : [];
+  arrange(pos, pos[hub.key]);
+  const areaSchema = propOf(ctx.schema, "map", "areas", "[]") || {properties: {}};
+  let selected = areaIds(pos).includes(pos[hub.key]) ? pos[hub.key] : (areaIds(pos)[0] ?? null);
+  const changed = () => { ctx.changed(); after(); };
+
+  const view = live((redraw) => hexMap(pos, {
+    selected,
+    label: `Map: tap an empty hex to add an area, an area to select it, an edge between two areas to change the border. ${hub.mark} marks ${hub.what}.`,
+    areaClass: (area) => [`ctrl-${controllerOf(area) || "none"}`, area.id === pos[hub.key] ? "target" : ""],
+    areaLabel: (area) => {
+      const units = OWNERS.filter((o) => (area.units || {})[o] > 0).map((o) => `${area.units[o]} ${SHORT[o]}`);
+      return [`Area ${area.id}`, area.id === pos[hub.key] ? hub.what : "", units.length ? `units ${units.join(", ")}` : "no units",
+              area.stronghold ? `${factionName(area.stronghold)} stronghold` : "", area.city ? "city" : "",
+              area.home_realm ? `home realm of ${factionName(area.home_realm)}` : ""].filter(Boolean).join(", ");
+    },
+    areaLines: (area) => {
+      const u = area.units || {};
+      const facts = [...OWNERS.filter((o) => u[o] > 0).map((o) => `${u[o]} ${SHORT[o]}`),
+                     area.stronghold ? `♜ ${SHORT[area.stronghold]}` : "", area.city ? "city" : "",
+                     area.home_realm ? `home ${SHORT[area.home_realm]}` : ""].filter(Boolean);
+      return [area.id + (area.id === pos[hub.key] ? ` ${hub.mark}` : ""), ...pack(facts, LINE_CHARS, 3)];
+    },
+    onAdd: (slot) => {
+      const id = addAreaAt(pos, slot, defaultFor(areaSchema));
+      if (!areaIds(pos).includes(pos[hub.key])) pos[hub.key] = id;
+      selected = id; changed(); view.draw(); details.draw(); far.draw();
+    },
+    onSelect: (id) => { selected = id; view.draw(); details.draw(); },
+    onBorder: (a, b) => { cycleBorder(pos.map, a, b); changed(); view.draw(); details.draw(); far.draw(); },
+    legend: `${hub.mark} marks ${hub.what}; ♜ a stronghold.`,
+  }), {class: "map-scroll"});
+
+  const details = live((redraw) => {
+    const area = pos.map.areas.find((a) => a.id === selected);
+    if (!area) return h("p", {class: "hint"}, "Tap an area on the map to set it up, or an empty hex to add one.");
+    const i = pos.map.areas.indexOf(area);
+    const both = () => { changed(); view.draw(); };
+    let newId = area.id;
+    const out = [h("h4", {}, `Area ${area.id}`, area.id === pos[hub.key] ? ` — ${hub.what}` : "")];
+    out.push(row(textInput("Name", () => area.id, (v) => { newId = v.trim(); }, {path: `map.areas[${i}].id`}),
+      smallButton("Rename", () => {
+        if (!newId || newId === area.id || areaIds(pos).includes(newId)) return;
+        const old = area.id;
+        renameArea(pos, old, newId);
+        for (const k of [hub.key, ...areaKeys]) if (pos[k] === old) pos[k] = newId;
+        if (pos.heroes && typeof pos.heroes === "object") {  // a retreat's hero destinations
+          for (const [hero, at] of Object.entries(pos.heroes)) if (at === old) pos.heroes[hero] = newId;
+        }
+        selected = newId; changed(); view.draw(); redraw(); far.draw();
+      })));
+    area.units = area.units && typeof area.units === "object" ? area.units : {};
+    out.push(h("div", {class: "unit-counts", role: "group", "aria-label": `Units in ${area.id}`},
+      OWNERS.map((o) => stepper(o === "neutral" ? "Unallied neutral units" : `${factionName(o)} units`,
+        () => area.units[o] || 0, (v) => { if (v > 0) area.units[o] = v; else delete area.units[o]; onUnits(area, o, v); both(); },
+        {min: 0, max: 80, small: true, path: `map.areas[${i}].units.${o}`}))));
+    for (const key of ["stronghold", "home_realm", "city"]) {
+      const ps = propOf(areaSchema, key);
+      if (ps) out.push(propertyRow(ps, key, false, () => area, both, `map.areas[${i}].${key}`));
+    }
+    for (const [key, ps] of Object.entries(areaSchema.properties || {})) {  // anything the schema adds later
+      if (!["id", "units", "stronghold", "home_realm", "city"].includes(key)) out.push(propertyRow(ps, key, false, () => area, both, `map.areas[${i}].${key}`));
+    }
+    out.push(borderButtons(pos, area.id, () => { changed(); view.draw(); redraw(); far.draw(); }));
+    out.push(row(
+      smallButton(pos[hub.key] === area.id ? hub.is : hub.make, () => {
+        pos[hub.key] = area.id; changed(); view.draw(); redraw();
+      }, {id: "make-hub", "aria-pressed": pos[hub.key] === area.id ? "true" : "false"}),
+      smallButton("Remove the area", () => {
+        pos.map.areas.splice(i, 1);
+        pos.map.borders = pos.map.borders.filter((b) => b[0] !== area.id && b[1] !== area.id);
+        for (const k of [hub.key, ...areaKeys]) if (pos[k] === area.id) delete pos[k];
+        selected = null;
+        changed(); view.draw(); redraw(); far.draw();
+      })));
+    return out;
+  });
+
+  const far = live((redraw) => {
+    const layout = layoutOf(pos);
+    const beside = (a, b) => layout[a] && layout[b] && neighbours(layout[a]).some((n) => n.join() === layout[b].join());
+    const list = pos.map.borders.filter((b) => !beside(b[0], b[1]));
+    if (!list.length) return null;
+    return [h("p", {class: "hint"}, "Borders between areas that are not side by side on this grid:"),
+      h("ul", {class: "plain"}, list.map((b) => h("li", {}, `${b[0]} – ${b[1]} (${b[2]}) `,
+        smallButton("Remove", () => { pos.map.borders.splice(pos.map.borders.indexOf(b), 1); changed(); redraw(); }))))];
+  });
+
+  const clearMap = smallButton("Clear the map", () => {
+    pos.map = {areas: [], borders: []};
+    pos.ui_layout = {};
+    for (const k of [hub.key, ...areaKeys]) delete pos[k];
+    ctx.changed();
+    ctx.rerender();
+  }, {id: "clear-map"});
+  return {el: panel("Map", h("div", {class: "map-wrap"}, view.el, h("div", {class: "area-details"}, details.el), far.el),
+                   row(clearMap)),
+          draw: () => { view.draw(); details.draw(); }};
+}
+
+/** Return a select of the map's areas for a key holding an area id (blank: the engine asks). */
+function areaChoice(label, pos, key, changed, {exclude = null, none = "not chosen yet"} = {}) {
+  const ids = areaIds(pos).filter((id) => id !== exclude);
+  return select(label, [[null, none], ...ids.map((id) => [id, id])], () => (ids.includes(pos[key]) ? pos[key] : null), (v) => {
+    if (v === null) delete pos[key]; else pos[key] = v;
+    changed();
+  }, {path: key});
+}
+
+/** Return the editor of a list of named figures (units, heroes): one row each with its fields, and an add button. */
+function figureList(items, itemSchema, {path, noun, prefix, addId, onCount = () => {}}, changed) {
+  const holder = live((redraw) => {
+    const out = [];
+    items.forEach((m, i) => {
+      const box = h("fieldset", {class: "object compact figure", dataset: {path: `${path}[${i}]`}},
+        h("legend", {}, `${noun} ${i + 1}`));
+      for (const [key, ps] of Object.entries(itemSchema.properties || {})) {
+        if (!(key in m)) m[key] = defaultFor(ps);
+        box.append(field(ps, ps.title || key, () => m[key], (v) => { m[key] = v; changed(); }, changed, `${path}[${i}].${key}`));
+      }
+      box.append(smallButton(`Remove ${m.id || `${noun.toLowerCase()} ${i + 1}`}`, () => { items.splice(i, 1); onCount(); changed(); redraw(); }));
+      out.push(box);
+    });
+    const max = itemSchema.maxItems || 80;
+    out.push(smallButton(`Add a ${noun.toLowerCase()}`, () => {
+      if (items.length >= max) return;
+      const taken = new Set(items.map((m) => m.id));
+      let n = items.length + 1;
+      while (taken.has(`${prefix}-${n}`)) n++;
+      items.push({...defaultFor(itemSchema), id: `${prefix}-${n}`});
+      onCount(); changed(); redraw();
+    }, {id: addId}));
+    return out;
+  }, {class: "figures"});
+  return holder.el;
+}
+
+function rowsOf(ctx, pos, keys, changed) {
+  const required = ctx.schema.required || [];
+  const props = ctx.schema.properties || {};
+  return keys.filter((k) => props[k]).map((k) => propertyRow(props[k], k, required.includes(k), () => pos, () => changed(k), k));
+}
+
+// ------------------------------------------------------------------------------------------ retreat
+
+const retreat = {
+  example: {
+    season: "fall", current_player: "uthuk", from: "A",
+    group: {kind: "player", faction: "elves", heroes: [],
+            units: [{id: "archer-1", flying: false, participated: true}, {id: "warrior-1", flying: false, participated: true}]},
+    map: {
+      areas: [
+        {id: "A", units: {elves: 2, uthuk: 2}}, {id: "B", units: {elves: 1}}, {id: "C", units: {}},
+        {id: "D", units: {uthuk: 1}},
+      ],
+      borders: [["A", "B", "plain"], ["A", "C", "mountain"], ["A", "D", "plain"], ["B", "C", "plain"]],
+    },
+    ui_layout: {A: [2, 2], B: [1, 2], C: [1, 1], D: [3, 2]},
+  },
+  derive(pos) {
+    const ids = pos.map && Array.isArray(pos.map.areas) ? pos.map.areas.map((a) => a.id) : [];
+    if (pos.destination !== undefined && pos.destination !== null && !ids.includes(pos.destination)) delete pos.destination;
+    const heroes = (pos.group && Array.isArray(pos.group.heroes) ? pos.group.heroes : []).map((x) => x.id);
+    if (pos.heroes && typeof pos.heroes === "object") {
+      for (const k of Object.keys(pos.heroes)) if (!heroes.includes(k) || !ids.includes(pos.heroes[k])) delete pos.heroes[k];
+      if (!Object.keys(pos.heroes).length) delete pos.heroes;
+    }
+    if (pos.group && pos.group.kind === "neutral") { delete pos.group.faction; pos.group.heroes = []; }
+    return pos;
+  },
+  render(el, pos, ctx) {
+    pos.group = pos.group && typeof pos.group === "object" ? pos.group : {kind: "player", units: []};
+    const grp = pos.group;
+    grp.units = Array.isArray(grp.units) ? grp.units : [];
+    grp.heroes = Array.isArray(grp.heroes) ? grp.heroes : [];
+    const groupSchema = propOf(ctx.schema, "group") || {properties: {}};
+    const changed = () => ctx.changed();
+    const after = () => { where.draw(); };
+    const map = mapPanels(pos, ctx, {key: "from", mark: "⚑", what: "the area left", make: "Units retreat from here",
+                                     is: "⚑ The units retreat from here"}, ["destination"], after);
+    // the group's list sets its count in the area left (every unit of the side there is in the group)
+    const owner = () => (grp.kind === "neutral" ? "neutral" : grp.faction);
+    const recount = () => { setCount(pos, pos.from, owner(), grp.units.length); map.draw(); };
+    const side = live((redraw) => {
+      const out = [];
+      const kind = propOf(groupSchema, "kind");
+      if (kind) out.push(propertyRow(kind, "kind", true, () => grp, () => { changed(); redraw(); where.draw(); }, "group.kind"));
+      if (grp.kind !== "neutral") {
+        const fac = propOf(groupSchema, "faction");
+        if (fac) out.push(propertyRow(fac, "faction", true, () => grp, changed, "group.faction"));
+      }
+      out.push(h("h4", {}, "Units"));
+      out.push(figureList(grp.units, propOf(groupSchema, "units", "[]") || {properties: {}},
+                          {path: "group.units", noun: "Unit", prefix: "unit", addId: "add-retreat-unit", onCount: recount}, changed));
+      if (grp.kind !== "neutral") {
+        out.push(h("h4", {}, "Heroes"));
+        out.push(figureList(grp.heroes, propOf(groupSchema, "heroes", "[]") || {properties: {}},
+                            {path: "group.heroes", noun: "Hero", prefix: "hero", addId: "add-hero"}, () => { changed(); where.draw(); }));
+      }
+      return out;
+    });
+    const where = live(() => {
+      const out = [areaChoice("Destination (when several areas are allowed)", pos, "destination", changed, {exclude: pos.from})];
+      const heroes = grp.kind === "neutral" ? [] : grp.heroes.filter((x) => x.id);
+      if (heroes.length) {
+        out.push(h("p", {class: "hint"}, "Supporting heroes whose units cannot take them along go to:"));
+        for (const hero of heroes) {
+          const ids = areaIds(pos).filter((id) => id !== pos.from);
+          out.push(select(`${hero.id} goes to`, [[null, "not chosen yet"], ...ids.map((id) => [id, id])],
+            () => (pos.heroes && pos.heroes[hero.id]) || null, (v) => {
+              pos.heroes = pos.heroes && typeof pos.heroes === "object" ? pos.heroes : {};
+              if (v === null) delete pos.heroes[hero.id]; else pos.heroes[hero.id] = v;
+              changed();
+            }, {path: `heroes.${hero.id}`}));
+        }
+      }
+      return row(...out);
+    });
+    el.append(h("div", {class: "rw-map-situation"},
+      panel("Turn", row(...rowsOf(ctx, pos, ["season", "current_player"], changed))),
+      map.el,
+      panel("Retreating group", side.el),
+      panel("Where to", where.el)));
+  },
+};
+
+// ------------------------------------------------------------------------------------------ diplomacy
+
+const SYMBOLS = ["ally", "rout", "hostile"];
+const SYMBOL_WORDS = {ally: "Ally", rout: "Rout (they retreat)", hostile: "Hostile (battle or retreat)"};
+
+const diplomacy = {
+  example: {
+    player: "daqan", season: "spring", influence: 3, spend: 2, area: "A", units_in_area: 2,
+    neutral_units: [{id: "beastman-1", flying: false, routed: false}, {id: "beastman-2", flying: false, routed: false}],
+    drawn: ["rout", "hostile"], chosen: 0,
+    map: {
+      areas: [{id: "A", units: {daqan: 2, neutral: 2}}, {id: "B", units: {daqan: 1}}, {id: "C", units: {}},
+              {id: "D", units: {}}],
+      borders: [["A", "B", "plain"], ["A", "C", "plain"], ["A", "D", "water"]],
+    },
+    ui_layout: {A: [2, 2], B: [1, 2], C: [3, 2], D: [2, 3]},
+  },
+  derive(pos) {
+    const ids = pos.map && Array.isArray(pos.map.areas) ? pos.map.areas.map((a) => a.id) : [];
+    for (const k of ["retreat_to", "neutral_destination"]) {
+      if (pos[k] !== undefined && pos[k] !== null && !ids.includes(pos[k])) delete pos[k];
+    }
+    return pos;
+  },
+  render(el, pos, ctx) {
+    pos.neutral_units = Array.isArray(pos.neutral_units) ? pos.neutral_units : [];
+    if (pos.drawn !== undefined && !Array.isArray(pos.drawn)) delete pos.drawn;  // left out: no card drawn yet
+    const changed = () => ctx.changed();
+    const map = mapPanels(pos, ctx, {key: "area", mark: "⚑", what: "the neutral units' area", make: "The neutral units are here",
+                                     is: "⚑ The neutral units are here"}, ["retreat_to", "neutral_destination"], () => answers.draw(),
+                         (area, o, n) => {  // the player's count in the neutral units' area is his units there
+                           if (area.id === pos.area && o === pos.player) { pos.units_in_area = n; attempt.draw(); }
+                         });
+    const attempt = live(() => row(...rowsOf(ctx, pos, ["player", "season", "influence", "spend", "units_in_area", "units_flying"], (k) => {
+      if (k === "units_in_area") { setCount(pos, pos.area, pos.player, pos.units_in_area); map.draw(); }
+      changed();
+    })));
+    const cards = live((redraw) => {
+      const out = [];
+      const drawn = pos.drawn || [];
+      const list = h("ol", {class: "tokens fate-cards", "aria-label": "Fate cards drawn, in order", dataset: {path: "drawn"}});
+      if (!drawn.length) list.append(h("li", {class: "muted"}, "No card drawn yet: add the cards as they are drawn."));
+      drawn.forEach((sym, i) => list.append(h("li", {class: `token fate-${sym}`},
+        h("span", {class: "token-name"}, `Card ${i + 1}: ${SYMBOL_WORDS[sym] || sym}`),
+        smallButton("Remove", () => {
+          pos.drawn.splice(i, 1);
+          if (!pos.drawn.length) delete pos.drawn;
+          if (typeof pos.chosen === "number") pos.chosen = pos.chosen === i ? null : pos.chosen > i ? pos.chosen - 1 : pos.chosen;
+          changed(); redraw();
+        }, {"aria-label": `Remove card ${i + 1}`}))));
+      out.push(list);
+      const max = (propOf(ctx.schema, "drawn") || {}).maxItems || 6;
+      out.push(h("div", {class: "row token-adders"}, SYMBOLS.map((sym) => smallButton(`+ ${sym[0].toUpperCase()}${sym.slice(1)}`, () => {
+        if (drawn.length >= max) return;
+        pos.drawn = [...drawn, sym]; changed(); redraw();
+      }, {id: `add-card-${sym}`, "aria-label": `Add a drawn card: ${sym}`}))));
+      if (!drawn.length) return out;
+      out.push(segmented("Card resolved", [[null, "not chosen yet"], ...drawn.map((sym, i) => [i, `${i + 1}: ${sym}`])],
+        () => (typeof pos.chosen === "number" && pos.chosen < drawn.length ? pos.chosen : null),
+        (v) => { pos.chosen = v; changed(); }, {path: "chosen"}));
+      return out;
+    });
+    const answers = live(() => {
+      const props = ctx.schema.properties || {};
+      return row(
+        props.response ? propertyRow(props.response, "response", false, () => pos, changed, "response") : null,
+        areaChoice("The player's units retreat to", pos, "retreat_to", changed, {exclude: pos.area}),
+        areaChoice("The neutral units go to", pos, "neutral_destination", changed, {exclude: pos.area}));
+    });
+    const neutralSchema = propOf(ctx.schema, "neutral_units", "[]") || {properties: {}};
+    el.append(h("div", {class: "rw-map-situation"},
+      panel("Attempt", attempt.el),
+      map.el,
+      panel("Unallied neutral units in the area",
+        figureList(pos.neutral_units, neutralSchema, {path: "neutral_units", noun: "Neutral unit", prefix: "neutral", addId: "add-neutral",
+                   onCount: () => { setCount(pos, pos.area, "neutral", pos.neutral_units.length); map.draw(); }}, changed)),
+      panel("Fate cards", cards.el),
+      panel("After the card", answers.el)));
+  },
+};
+
+export const editors = {retreat, diplomacy};
