@@ -154,6 +154,7 @@ class _Opened:
     parse: Any
     numeric: frozenset[int]
     lines: tuple[tuple[frozenset[str], ...], ...]
+    stored: tuple[Mapping[str, Any], ...]  # every paragraph's stored fields, read once (hits need them)
     postings: dict[tuple[str, tuple[str, ...] | None], frozenset[int]] = field(default_factory=dict)
 
     @classmethod
@@ -169,14 +170,14 @@ class _Opened:
         games = dict(meta.get("games", {}))
         table = ExpansionTable.from_items(Expansion.from_json(e) for e in meta.get("expansions", []))
         vocabulary = Vocabulary(reader, fields, frozenset(meta.get("known_words", [])))
-        stored = [reader.stored_fields(d) for d in range(reader.doc_count_all())]
+        stored = tuple(reader.stored_fields(d) for d in range(reader.doc_count_all()))
         kinds = tuple(str(f.get("kind", "")) for f in stored)
         numeric = frozenset(d for d, f in enumerate(stored) if f.get("numeric"))
         lines = tuple(tuple(frozenset(line) for line in json.loads(f.get("lines", "[]"))) for f in stored)
         game_docs = {g: frozenset(searcher.docs_for_query(Term("game", g))) for g in games}
         qp = parser(ix.schema, fields)
         return cls(target, searcher, games, fields, table, vocabulary, kinds, game_docs, qp.parse, numeric,
-                   lines)
+                   lines, stored)
 
     def docs_with(self, stem: str, fields: tuple[str, ...] | None = None) -> frozenset[int]:
         """Return the paragraphs holding the stemmed word in any of *fields* (all ranked fields if None).
@@ -327,7 +328,7 @@ class SearchIndex:
 
         hits = []
         for docnum, score in page:
-            stored = opened.searcher.stored_fields(docnum)
+            stored = opened.stored[docnum]
             sentence = best_sentence(stored["stored_text"], stored.get("stored_short", ""), question.highlight,
                                      weight)
             hits.append(SearchHit.from_stored(stored, score, highlight_html(sentence, question.highlight)))

@@ -57,6 +57,7 @@ COMMON_FIELDS: tuple[str, ...] = ("text", "asked")
 QUANTITY = re.compile(r"\b(?:how (?:many|much|far|often|long)|max(?:imum)?|min(?:imum)?|limit|most|at least|"
                       r"up to|number of|count)\b", re.I)
 MAX_EXPANSIONS = 8
+MAX_REMEMBERED = 50_000
 MAX_QUERY_CHARS = 500
 MAX_NGRAM = 3
 
@@ -122,6 +123,7 @@ class Vocabulary:
     reader: IndexReader
     fields: tuple[str, ...]
     known_words: frozenset[str]
+    common: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False)  # remembered answers
 
     def knows(self, word: str) -> bool:
         """Return whether *word* (lower case) is a word of the corpus or of the glossary's aliases."""
@@ -137,10 +139,17 @@ class Vocabulary:
 
         Only the :data:`COMMON_FIELDS` have common words.
         """
-        count = self.reader.doc_count()
-        if fieldname not in COMMON_FIELDS or count < COMMON_MIN_DOCS:
+        if fieldname not in COMMON_FIELDS:
             return False
-        return bool(self.reader.doc_frequency(fieldname, stem) > COMMON_SHARE * count)
+        key = (fieldname, stem)
+        found = self.common.get(key)
+        if found is None:
+            count = self.reader.doc_count()
+            found = count >= COMMON_MIN_DOCS and self.reader.doc_frequency(fieldname, stem) > COMMON_SHARE * count
+            if len(self.common) > MAX_REMEMBERED:
+                self.common.clear()
+            self.common[key] = found
+        return found
 
     def correct(self, word: str) -> str | None:
         """Return the indexed word nearest to the unknown *word* (same first letter), or ``None``."""
