@@ -65,6 +65,16 @@ function optionWords(v) {
   return factionName(v) === v ? humanize(v) : factionName(v);
 }
 
+/** Return the part of `schema` reached through property `keys` ("[]" steps into an array's items), or null. */
+export function schemaAt(schema, ...keys) {
+  let sc = schema;
+  for (const k of keys) {
+    if (!sc) return null;
+    sc = k === "[]" ? sc.items : (sc.properties || {})[k];
+  }
+  return sc || null;
+}
+
 /** Return the label a player reads for a property: the schema's title, else the key humanized. */
 export function titleOf(schema, key) {
   const inner = schema && nullableInner(schema);

@@ -7,24 +7,15 @@
 // slots are kept in `ui_layout` (ignored by the engine) so a shared link shows the same map; a position
 // without them (a worked example) is laid out around its marked area, each bordering area next to it.
 import {h} from "../dom.js";
-import {defaultFor, field, propertyRow} from "../schemaform.js";
+import {defaultFor, field, propertyRow, schemaAt} from "../schemaform.js";
 import {segmented, select, smallButton, stepper, textInput} from "../widgets.js";
 import {factionName} from "../names.js";
 import {FACTIONS, live, panel, row} from "./common.js";
-import {addAreaAt, borderButtons, cycleBorder, hexMap, layoutOf, neighbours, renameArea} from "./runewars.js";
+import {COLS, ROWS, addAreaAt, borderButtons, cycleBorder, hexMap, layoutOf, neighbours, renameArea} from "./runewars.js";
 
 const OWNERS = [...FACTIONS, "neutral"];
-const HUB_SLOT = [2, 2];  // left of the middle of the 7 × 5 grid: on a phone it and its neighbours show unscrolled
+const HUB_SLOT = [2, 2];  // left of the middle of the COLS × ROWS grid: on a phone it and its neighbours show unscrolled
 const SHORT = {daqan: "Daqan", elves: "Elves", uthuk: "Uthuk", waiqar: "Waiqar", neutral: "neutral"};
-
-function propOf(schema, ...keys) {
-  let sc = schema;
-  for (const k of keys) {
-    if (!sc) return null;
-    sc = k === "[]" ? sc.items : (sc.properties || {})[k];
-  }
-  return sc || null;
-}
 
 const LINE_CHARS = 11;  // what one line of small text holds inside a hex of runewars.js
 
@@ -78,7 +69,7 @@ function arrange(pos, hub) {
   const queue = [first];
   while (queue.length) {
     const at = queue.shift();
-    const free = neighbours(layout[at]).filter(([c, r]) => c >= 0 && r >= 0 && c < 7 && r < 5 && !used.has(`${c},${r}`));
+    const free = neighbours(layout[at]).filter(([c, r]) => c >= 0 && r >= 0 && c < COLS && r < ROWS && !used.has(`${c},${r}`));
     for (const b of pos.map.borders) {
       const other = b[0] === at ? b[1] : b[1] === at ? b[0] : null;
       if (!other || layout[other] || !ids.includes(other) || !free.length) continue;
@@ -98,7 +89,7 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
   pos.map.areas = Array.isArray(pos.map.areas) ? pos.map.areas : [];
   pos.map.borders = Array.isArray(pos.map.borders) ? pos.map.borders : [];
   arrange(pos, pos[hub.key]);
-  const areaSchema = propOf(ctx.schema, "map", "areas", "[]") || {properties: {}};
+  const areaSchema = schemaAt(ctx.schema, "map", "areas", "[]") || {properties: {}};
   let selected = areaIds(pos).includes(pos[hub.key]) ? pos[hub.key] : (areaIds(pos)[0] ?? null);
   const changed = () => { ctx.changed(); after(); };
 
@@ -150,10 +141,10 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
     area.units = area.units && typeof area.units === "object" ? area.units : {};
     out.push(h("div", {class: "unit-counts", role: "group", "aria-label": `Units in ${area.id}`},
       OWNERS.map((o) => stepper(o === "neutral" ? "Unallied neutral units" : `${factionName(o)} units`,
-        () => area.units[o] || 0, (v) => { if (v > 0) area.units[o] = v; else delete area.units[o]; onUnits(area, o, v); both(); },
+        () => area.units[o] || 0, (v) => { setCount(pos, area.id, o, v); onUnits(area, o, v); both(); },
         {min: 0, max: 80, small: true, path: `map.areas[${i}].units.${o}`}))));
     for (const key of ["stronghold", "home_realm", "city"]) {
-      const ps = propOf(areaSchema, key);
+      const ps = schemaAt(areaSchema, key);
       if (ps) out.push(propertyRow(ps, key, false, () => area, both, `map.areas[${i}].${key}`));
     }
     for (const [key, ps] of Object.entries(areaSchema.properties || {})) {  // anything the schema adds later
@@ -271,7 +262,7 @@ const retreat = {
     const grp = pos.group;
     grp.units = Array.isArray(grp.units) ? grp.units : [];
     grp.heroes = Array.isArray(grp.heroes) ? grp.heroes : [];
-    const groupSchema = propOf(ctx.schema, "group") || {properties: {}};
+    const groupSchema = schemaAt(ctx.schema, "group") || {properties: {}};
     const changed = () => ctx.changed();
     const after = () => { where.draw(); };
     const map = mapPanels(pos, ctx, {key: "from", mark: "⚑", what: "the area left", make: "Units retreat from here",
@@ -281,18 +272,18 @@ const retreat = {
     const recount = () => { setCount(pos, pos.from, owner(), grp.units.length); map.draw(); };
     const side = live((redraw) => {
       const out = [];
-      const kind = propOf(groupSchema, "kind");
+      const kind = schemaAt(groupSchema, "kind");
       if (kind) out.push(propertyRow(kind, "kind", true, () => grp, () => { changed(); redraw(); where.draw(); }, "group.kind"));
       if (grp.kind !== "neutral") {
-        const fac = propOf(groupSchema, "faction");
+        const fac = schemaAt(groupSchema, "faction");
         if (fac) out.push(propertyRow(fac, "faction", true, () => grp, changed, "group.faction"));
       }
       out.push(h("h4", {}, "Units"));
-      out.push(figureList(grp.units, propOf(groupSchema, "units", "[]") || {properties: {}},
+      out.push(figureList(grp.units, schemaAt(groupSchema, "units", "[]") || {properties: {}},
                           {path: "group.units", noun: "Unit", prefix: "unit", addId: "add-retreat-unit", onCount: recount}, changed));
       if (grp.kind !== "neutral") {
         out.push(h("h4", {}, "Heroes"));
-        out.push(figureList(grp.heroes, propOf(groupSchema, "heroes", "[]") || {properties: {}},
+        out.push(figureList(grp.heroes, schemaAt(groupSchema, "heroes", "[]") || {properties: {}},
                             {path: "group.heroes", noun: "Hero", prefix: "hero", addId: "add-hero"}, () => { changed(); where.draw(); }));
       }
       return out;
@@ -373,7 +364,7 @@ const diplomacy = {
           changed(); redraw();
         }, {"aria-label": `Remove card ${i + 1}`}))));
       out.push(list);
-      const max = (propOf(ctx.schema, "drawn") || {}).maxItems || 6;
+      const max = (schemaAt(ctx.schema, "drawn") || {}).maxItems || 6;
       out.push(h("div", {class: "row token-adders"}, SYMBOLS.map((sym) => smallButton(`+ ${sym[0].toUpperCase()}${sym.slice(1)}`, () => {
         if (drawn.length >= max) return;
         pos.drawn = [...drawn, sym]; changed(); redraw();
@@ -391,7 +382,7 @@ const diplomacy = {
         areaChoice("The player's units retreat to", pos, "retreat_to", changed, {exclude: pos.area}),
         areaChoice("The neutral units go to", pos, "neutral_destination", changed, {exclude: pos.area}));
     });
-    const neutralSchema = propOf(ctx.schema, "neutral_units", "[]") || {properties: {}};
+    const neutralSchema = schemaAt(ctx.schema, "neutral_units", "[]") || {properties: {}};
     el.append(h("div", {class: "rw-map-situation"},
       panel("Attempt", attempt.el),
       map.el,

@@ -1,14 +1,14 @@
 // Runewars: a hex-area map editor (areas, controllers, units, borders) for movement; other panels use forms.
 // The map drawing and editing (hexMap, addAreaAt, borderButtons, …) is exported for runewars-map-situations.js.
 import {clear, h, humanize} from "../dom.js";
-import {defaultFor, field, propertyRow} from "../schemaform.js";
+import {defaultFor, field, propertyRow, schemaAt} from "../schemaform.js";
 import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
 import {factionName} from "../names.js";
 import {FACTIONS, live, panel, row} from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const COLS = 7;
-const ROWS = 5;
+export const COLS = 7;  // the hex grid of the map: columns and rows
+export const ROWS = 5;
 const SIZE = 48;
 const LINE_DY = [-14, 1, 14, 27];  // the label and up to three lines under it, in a hex
 export const BORDER_TYPES = ["plain", "mountain", "water"];
@@ -62,13 +62,9 @@ function sharedEdge(a, b) {
   return corners(a).map((p) => [p, Math.hypot(p[0] - bx, p[1] - by)]).sort((x, y) => x[1] - y[1]).slice(0, 2).map((x) => x[0]);
 }
 
-function itemSchema(ctx, ...keys) {
-  let sc = ctx.schema;
-  for (const k of keys) {
-    if (!sc) return null;
-    sc = k === "[]" ? sc.items : (sc.properties || {})[k];
-  }
-  return sc || null;
+/** Return a map from each used hex slot ("col,row") to the id of the area on it. */
+function slotIndex(layout) {
+  return new Map(Object.entries(layout).map(([id, slot]) => [slot.join(), id]));
 }
 
 export function nextId(map) {
@@ -127,7 +123,7 @@ export function addAreaAt(pos, slot, fields = {}) {
   pos.map.areas.push({...fields, id});
   const layout = layoutOf(pos);
   layout[id] = slot;
-  const bySlot = new Map(Object.entries(layout).map(([k, v]) => [v.join(), k]));
+  const bySlot = slotIndex(layout);
   for (const nb of neighbours(slot)) {
     const other = bySlot.get(nb.join());
     if (other && other !== id && !borderOf(pos.map, id, other)) pos.map.borders.push([other, id, "plain"]);
@@ -138,7 +134,7 @@ export function addAreaAt(pos, slot, fields = {}) {
 /** Return the border buttons of area `id` (one per area beside it on the grid; a tap cycles the border). */
 export function borderButtons(pos, id, after) {
   const layout = layoutOf(pos);
-  const bySlot = new Map(Object.entries(layout).map(([k, v]) => [v.join(), k]));
+  const bySlot = slotIndex(layout);
   const nbs = neighbours(layout[id] || [0, 0]).map((n) => bySlot.get(n.join())).filter(Boolean);
   if (!nbs.length) return null;
   return h("div", {class: "border-buttons", role: "group", "aria-label": `Borders of ${id}`},
@@ -162,7 +158,7 @@ export function hexMap(pos, opts) {
   const width = SIZE * Math.sqrt(3) * (COLS + 0.5) + SIZE * 0.4;
   const height = SIZE * 1.5 * (ROWS - 1) + SIZE * 2.2;
   const svg = s("svg", {class: "hexmap", viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, role: "group", "aria-label": label});
-  const bySlot = new Map(Object.entries(layout).map(([id, slot]) => [slot.join(), id]));
+  const bySlot = slotIndex(layout);
   const key = (fn) => (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } };
   for (let r = 0; r < ROWS; r++) {
     for (let c = 0; c < COLS; c++) {
@@ -235,8 +231,8 @@ const mobilize = {
     pos.map.borders = pos.map.borders || [];
     pos.movers = pos.movers || [];
     const defs = ctx.schema.$defs || {};
-    const areaSchema = defs.area || itemSchema(ctx, "map", "areas", "[]") || AREA_FALLBACK;
-    const moverSchema = itemSchema(ctx, "movers", "[]") || MOVER_FALLBACK;
+    const areaSchema = defs.area || schemaAt(ctx.schema, "map", "areas", "[]") || AREA_FALLBACK;
+    const moverSchema = schemaAt(ctx.schema, "movers", "[]") || MOVER_FALLBACK;
     let selected = pos.target_area || (pos.map.areas[0] && pos.map.areas[0].id) || null;
     const changed = () => { ctx.changed(); };
 
