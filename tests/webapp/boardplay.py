@@ -5,10 +5,19 @@ fields with their − / + buttons."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import urllib.request
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.core import resolve
+
+
+def warm_up(base: str, paths: Iterable[str]) -> None:
+    """Fetch *paths* once so that the server has loaded what the pages need (a cold start on a busy machine
+    can take longer than a page's timeout)."""
+    for path in paths:
+        with urllib.request.urlopen(base + path, timeout=120) as resp:
+            resp.read()
 
 
 def open_tab(page: Any, base: str, game: str, situation: str) -> None:

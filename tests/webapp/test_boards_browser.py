@@ -6,12 +6,11 @@ rulebook site at 1280 and 390 px land in build/screenshots/."""
 
 from __future__ import annotations
 
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from boardplay import answer_every_decision, ask, stepper_to
+from boardplay import answer_every_decision, ask, stepper_to, warm_up
 
 pytestmark = pytest.mark.browser
 
@@ -27,9 +26,7 @@ def open_board(page: Any, base: str, game: str) -> None:
 def warm(live_server: str) -> None:
     """Let the server load the corpus, situations and index before the first page (a cold start on a busy
     machine can take longer than a page's timeout)."""
-    for url in ("/api/situations", "/api/search?q=attack", "/boards/runewars-miniatures"):
-        with urllib.request.urlopen(live_server + url, timeout=120) as resp:
-            resp.read()
+    warm_up(live_server, ("/api/situations", "/api/search?q=attack", "/boards/runewars-miniatures"))
 
 
 

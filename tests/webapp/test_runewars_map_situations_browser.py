@@ -12,21 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boardplay import answer_every_decision, ask, open_tab, stepper_to
+from boardplay import answer_every_decision, ask, open_tab, stepper_to, warm_up
 
 from engine.core import resolve
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/runewars-map-situations")
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots" / "runewars-map-situations"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def warm(live_server: str) -> None:
     """Let the server load the corpus and situations before the first page."""
-    for url in ("/api/situations", "/api/examples?game=runewars", "/boards/runewars"):
-        with urllib.request.urlopen(live_server + url, timeout=120) as resp:
-            resp.read()
+    warm_up(live_server, ("/api/situations", "/api/examples?game=runewars", "/boards/runewars"))
 
 
 
