@@ -34,7 +34,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +169,23 @@ def is_owned_dir(folder: Path) -> bool:
     return read_marker(folder) is not None or is_in_build_tree(folder)
 
 
+def _existing(path: Path, what: str, is_kind: Callable[[int], bool], noun: str, kind: str) -> os.stat_result | None:
+    """Return the ``lstat`` of *path* when it exists as a *kind* (a folder, a regular file), else refuse it.
+
+    A path that does not exist returns ``None`` once its parent is checked; a symbolic link or a thing
+    of another kind is refused (the real *noun* is asked for).
+    """
+    st = _lstat(path)
+    if st is None:
+        _check_parent(path, what)
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        raise _refuse(path, what, f"it is a symbolic link (give the real {noun})")
+    if not is_kind(st.st_mode):
+        raise _refuse(path, what, f"it is {describe(st.st_mode)}, not {kind}")
+    return st
+
+
 def check_dir(path: Path, what: str = "output") -> None:
     """Raise :class:`OutputRefusedError` unless *path* may be written as a folder of ours.
 
@@ -176,14 +193,8 @@ def check_dir(path: Path, what: str = "output") -> None:
     or a folder that carries our marker or lies inside the project's build tree.
     """
     path = Path(path)
-    st = _lstat(path)
-    if st is None:
-        _check_parent(path, what)
+    if _existing(path, what, stat.S_ISDIR, "folder", "a folder") is None:
         return
-    if stat.S_ISLNK(st.st_mode):
-        raise _refuse(path, what, "it is a symbolic link (give the real folder)")
-    if not stat.S_ISDIR(st.st_mode):
-        raise _refuse(path, what, f"it is {describe(st.st_mode)}, not a folder")
     try:
         with os.scandir(path) as entries:
             empty = next(entries, None) is None
@@ -340,14 +351,9 @@ def record_file(path: Path, digest: str | None = None) -> None:
 def check_file(path: Path, what: str = "output") -> None:
     """Raise :class:`OutputRefusedError` unless *path* may be (over)written as a file of ours."""
     path = Path(path)
-    st = _lstat(path)
+    st = _existing(path, what, stat.S_ISREG, "file", "a regular file")
     if st is None:
-        _check_parent(path, what)
         return
-    if stat.S_ISLNK(st.st_mode):
-        raise _refuse(path, what, "it is a symbolic link (give the real file)")
-    if not stat.S_ISREG(st.st_mode):
-        raise _refuse(path, what, f"it is {describe(st.st_mode)}, not a regular file")
     if st.st_size == 0 or is_in_build_tree(path) or _written_by_us(path):
         return
     raise _refuse(path, what, "the file exists and was not written by runecodex (or was changed since); "
