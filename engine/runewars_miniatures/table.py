@@ -309,25 +309,25 @@ class Table:
         """Return whether *uid* names a unit."""
         return any(u.id == uid for u in self.units)
 
-    def order(self, ident: str) -> int:
-        """Return the position order of a unit or terrain id (units first, then terrain)."""
+    def _piece(self, ident: str) -> tuple[int, Unit | Terrain] | None:
+        """Return the position order (units first, then terrain) and the piece of a unit or terrain id."""
         for u in self.units:
             if u.id == ident:
-                return u.index
+                return u.index, u
         for t in self.terrain:
             if t.id == ident:
-                return len(self.units) + t.index
-        return len(self.units) + len(self.terrain)
+                return len(self.units) + t.index, t
+        return None
+
+    def order(self, ident: str) -> int:
+        """Return the position order of a unit or terrain id (units first, then terrain; unknown ids last)."""
+        found = self._piece(ident)
+        return found[0] if found is not None else len(self.units) + len(self.terrain)
 
     def label(self, ident: str) -> str:
-        """Return the display name of a unit or terrain id."""
-        for u in self.units:
-            if u.id == ident:
-                return u.label
-        for t in self.terrain:
-            if t.id == ident:
-                return t.label
-        return ident
+        """Return the display name of a unit or terrain id (an unknown id as it is)."""
+        found = self._piece(ident)
+        return found[1].label if found is not None else ident
 
     def sorted_ids(self, ids: Sequence[str]) -> list[str]:
         """Return *ids* in position order, without repeats."""
