@@ -92,6 +92,15 @@ def load_questions(path: Path) -> list[Question]:
     return [Question.from_json(q) for q in json.loads(path.read_text(encoding="utf-8"))]
 
 
+def dev_questions() -> list[Question]:
+    """Return the development questions: the shared set, ours and ``bench/search-dev*.json``."""
+    dev: list[Question] = []
+    for path in (SHARED_QUERIES, OWN_QUERIES, *sorted(OWN_QUERIES.parent.glob(DEV_GLOB))):
+        if path.is_file():
+            dev += load_questions(path)
+    return dev
+
+
 def meets(source: Source, title: str, want: dict[str, str]) -> bool:
     """Return whether a hit (its source and title) meets one ``want`` entry (CONTRACT.md's rule)."""
     if source.get("doc") != want["doc"]:
@@ -260,11 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     corpus = load(args.lenient)
-    dev: list[Question] = []
-    for path in (SHARED_QUERIES, OWN_QUERIES, *sorted(OWN_QUERIES.parent.glob(DEV_GLOB))):
-        if path.is_file():
-            dev += load_questions(path)
-    sets = {"dev": dev}
+    sets = {"dev": dev_questions()}
     if TEST_QUERIES.is_file() and not args.dev_only:
         sets["test"] = load_questions(TEST_QUERIES)
     use_game = not args.no_game

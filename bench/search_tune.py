@@ -107,10 +107,7 @@ def figures(ranks: Sequence[int | None]) -> str:
 def main(argv: Sequence[str]) -> int:
     """Measure the current settings and each candidate of *argv* on the development questions."""
     corpus = sb.load(False)
-    dev: list[sb.Question] = []
-    for path in (sb.SHARED_QUERIES, sb.OWN_QUERIES, *sorted(sb.OWN_QUERIES.parent.glob(sb.DEV_GLOB))):
-        if path.is_file():
-            dev += sb.load_questions(path)
+    dev = sb.dev_questions()
     candidates = [("current", {}), *((spec, parse(spec)) for spec in argv)]
     indexes: dict[tuple[tuple[str, Any], ...], SearchIndex] = {}
     print(f"{len(dev)} development questions; recall@1 recall@3 MRR: all | even half | odd half")
