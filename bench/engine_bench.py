@@ -1,6 +1,6 @@
 """Benchmark in-process rulings: p50/p95 of ``engine.core.resolve`` per registered situation.
 
-Positions: every scenario file under ``tests/scenarios/<game>/`` and every example under
+Positions: every scenario file under ``engine/examples/<game>/`` and every example under
 ``../shared/examples/<game>/`` (both ``{"title", "from", "position", "expect"}``). Each position is resolved
 once as a warm-up (the corpus and the schema validators are cached by then), then ``--repeat`` times; the
 times of all positions of a situation are pooled for its p50 and p95.
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from engine.core import load_situations, read_position, resolve  # noqa: E402
 from engine.corpus import get_corpus  # noqa: E402
 
-SOURCES = (ROOT / "tests" / "scenarios", ROOT.parent / "shared" / "examples", ROOT.parent / "shared" / "examples-new")
+SOURCES = (ROOT / "engine" / "examples", ROOT.parent / "shared" / "examples", ROOT.parent / "shared" / "examples-new")
 
 
 @dataclass(frozen=True)

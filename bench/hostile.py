@@ -115,7 +115,7 @@ def request(port: int, method: str, path: str, body: bytes | None = None,
 
 def _positions() -> list[dict[str, Any]]:
     out = []
-    for path in sorted((ROOT / "tests" / "scenarios").glob("*/*.json")):
+    for path in sorted((ROOT / "engine" / "examples").glob("*/*.json")):
         try:
             out.append(json.loads(path.read_text(encoding="utf-8"))["position"])
         except (OSError, ValueError, KeyError):
@@ -279,9 +279,9 @@ ATTACKS: dict[str, Callable[[int, threading.Event, Tally], None] | None] = {
 
 def single_requests(port: int, tally: Tally) -> list[str]:
     """Send each hostile value once; return a line per request (status, path)."""
-    attack = json.loads((ROOT / "tests" / "scenarios" / "runewars-miniatures" /
+    attack = json.loads((ROOT / "engine" / "examples" / "runewars-miniatures" /
                          "attack-defense-floor-one.json").read_text(encoding="utf-8"))["position"]
-    battle = json.loads((ROOT / "tests" / "scenarios" / "rune-age" / "battle-city-fails.json")
+    battle = json.loads((ROOT / "engine" / "examples" / "rune-age" / "battle-city-fails.json")
                         .read_text(encoding="utf-8"))["position"]
     b = json.dumps(battle, ensure_ascii=True)
     cases: list[tuple[str, bytes, int]] = [

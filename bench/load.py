@@ -4,7 +4,7 @@ Loopback only: the target must resolve to 127.0.0.0/8 or ::1 (anything else is r
 at most 120 s and 256 clients. Without ``--url`` the script starts ``runecodex serve`` itself on a
 free loopback port, waits for it, and stops it (by its process id) at the end.
 
-The workload alternates between resolving every position of ``tests/scenarios`` (and
+The workload alternates between resolving every position of ``engine/examples`` (and
 ``../shared/examples`` when present) and searching every question of ``bench/search-queries.json``
 (and ``../shared/search-queries.json``), each client starting at a different offset. A short baseline
 phase first requests a static file with the same clients, so the report gives the app's latency as a
@@ -130,7 +130,7 @@ def require_loopback(url: str) -> tuple[str, int]:
 def workload(host: str) -> list[Request]:
     """Return the requests the clients cycle through: resolve and search, interleaved."""
     positions: list[Any] = []
-    for folder in (ROOT / "tests" / "scenarios", ROOT.parent / "shared" / "examples"):
+    for folder in (ROOT / "engine" / "examples", ROOT.parent / "shared" / "examples"):
         for path in sorted(folder.glob("*/*.json")):
             positions.append(json.loads(path.read_text(encoding="utf-8"))["position"])
     queries: list[dict[str, Any]] = []
@@ -138,7 +138,7 @@ def workload(host: str) -> list[Request]:
         if path.is_file():
             queries += json.loads(path.read_text(encoding="utf-8"))
     if not positions or not queries:
-        sys.exit("load: no positions (tests/scenarios) or no search questions (bench/search-queries.json)")
+        sys.exit("load: no positions (engine/examples) or no search questions (bench/search-queries.json)")
     resolves = [Request.post_json("resolve", host, "/api/resolve", p) for p in positions]
     searches = []
     for q in queries:

@@ -8,7 +8,7 @@ mountain and water), mixed controllers (the player's, other factions', neutral, 
 graph work (building the ``networkx`` graph and one unrestricted shortest path per mover), so the ratio shows
 what the rules, the schema check and the citations cost on top of the path finding itself.
 
-All situations: each scenario file under ``tests/scenarios/runewars`` resolved repeatedly; p50 and p95 per
+All situations: each scenario file under ``engine/examples/runewars`` resolved repeatedly; p50 and p95 per
 situation (over the medians of its files), against the 1 ms target.
 
     .venv/bin/python bench/mobilize_bench.py [--repeat N] [--seed S] [--json FILE]
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         "situations": {},
     }
     per: dict[str, list[float]] = {}
-    for path in sorted((ROOT / "tests" / "scenarios" / "runewars").glob("*.json")):
+    for path in sorted((ROOT / "engine" / "examples" / "runewars").glob("*.json")):
         pos = json.loads(path.read_text(encoding="utf-8"))["position"]
         per.setdefault(pos["situation"], []).append(p(timings(lambda pos=pos: resolve(pos, corpus), args.repeat), .5))
     for name, meds in sorted(per.items()):

@@ -1,7 +1,7 @@
 """Every ruling reads in one sentence, and every choice it leaves open can be answered where it is asked.
 
 For every public example (``../shared/examples``, ``../shared/examples-new`` once its situation exists) and every
-scenario file (``tests/scenarios``), the ruling must carry a one-sentence ``summary``; each decision must name the
+scenario file (``engine/examples``), the ruling must carry a one-sentence ``summary``; each decision must name the
 ``field`` where its answer goes, and that path must exist in the situation's JSON Schema (walked property by
 property, list indices into ``items``). Where a decision offers ``options``, stating the first one at its field and
 resolving again must settle it: the same decision (same field, same question) is not asked again. A scenario may
@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from engine.core import Situation, load_situations, resolve
 from engine.errors import UnreadableInputError
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 from engine.runewars_miniatures.common import Formation
 from engine.runewars_miniatures.damage import casualties, spread_casualties
 
@@ -34,7 +35,7 @@ TOKEN = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
 
 def _files() -> list[Path]:
     found: list[Path] = []
-    for base in (SHARED / "examples", SHARED / "examples-new", ROOT / "scenarios"):
+    for base in (SHARED / "examples", SHARED / "examples-new", EXAMPLE_ROOT):
         if base.is_dir():
             found.extend(sorted(base.rglob("*.json")))
     return found

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from engine.core import RULES, load_situations, resolve
+from engine.examples import example_files
 from engine.registry import all_rules, implemented_by, trace_citations
 
 ROOT = Path(__file__).resolve().parent.parent
-POSITIONS = sorted((ROOT / "tests" / "scenarios").glob("*/*.json"))
+POSITIONS = list(example_files())
 for folder in ("examples", "examples-new"):
     if (ROOT.parent / "shared" / folder).is_dir():
         POSITIONS += sorted((ROOT.parent / "shared" / folder).glob("*/*.json"))

@@ -1,6 +1,6 @@
 """Rune Age situations added in 0.2: properties of their arithmetic over many positions, and unreadable input.
 
-Rulings on particular positions live in tests/scenarios/rune-age/<situation>-*.json; these tests check what
+Rulings on particular positions live in engine/examples/rune-age/<situation>-*.json; these tests check what
 must hold for every position: influence is never created, wounded units count until End of Combat,
 the Assault alternates, and each player holds at most one Dragon Rune power.
 """

@@ -12,6 +12,7 @@ import pytest
 
 from engine.core import load_situations, resolve
 from engine.errors import UnreadableInputError
+from engine.examples import example_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "examples" / "runewars"
@@ -95,7 +96,7 @@ def test_cli_exits_2_on_an_unreadable_position(tmp_path: Path) -> None:
 
 
 def test_every_step_cites_an_existing_paragraph(corpus: Any) -> None:
-    for path in sorted((ROOT / "tests" / "scenarios" / "runewars").glob("*.json")):
+    for path in sorted(example_files("runewars")):
         ruling = resolve(json.loads(path.read_text(encoding="utf-8"))["position"]).to_json()
         for step in ruling["steps"]:
             assert step["cites"], (path.name, step)

@@ -13,8 +13,9 @@ import pytest
 
 from engine.core import RULES, load_situations, resolve
 from engine.errors import UnreadableInputError
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "scenarios" / "runewars-miniatures"
+EXAMPLES = EXAMPLE_ROOT / "runewars-miniatures"
 
 
 def position(name: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """RuneWars Miniatures morale_test: properties of its arithmetic, and unreadable input.
 
-Rulings on particular positions live in tests/scenarios/runewars-miniatures/morale_test-*.json.
+Rulings on particular positions live in engine/examples/runewars-miniatures/morale_test-*.json.
 """
 
 from __future__ import annotations

@@ -19,10 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core import resolve
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 
 ROOT = Path(__file__).resolve().parent
 TABLE_FILES = sorted(
-    p for folder in (ROOT / "scenarios" / "runewars-miniatures", ROOT.parent.parent / "shared" / "examples-new"
+    p for folder in (EXAMPLE_ROOT / "runewars-miniatures", ROOT.parent.parent / "shared" / "examples-new"
                      / "runewars-miniatures")
     for p in (folder.glob("*.json") if folder.is_dir() else [])
     if p.name.split("-")[0] in ("contact", "line_of_sight", "range", "squaring_up")

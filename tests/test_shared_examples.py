@@ -62,7 +62,7 @@ def test_new_example_in_process(path: Path) -> None:
 def test_check_examples_script_passes_through_the_cli() -> None:
     cmd = f"{sys.executable} -m engine.cli"
     # The public examples go through the real command line, one process each, as the checker runs them,
-    # strictly; our own scenario files run in-process (tests/scenarios, collected by conftest.py).
+    # strictly; our own scenario files run in-process (engine/examples, resolved by tests/test_scenarios.py).
     proc = subprocess.run([sys.executable, str(SHARED / "bin" / "check-examples"), "--strict",
                            str(SHARED / "examples"), "--cmd", cmd], capture_output=True, text=True, cwd=ROOT,
                           timeout=600, env={**os.environ})

@@ -25,11 +25,11 @@ from engine import jsoninput, render
 from engine.core import Situation, load_situations, resolve
 from engine.corpus import Corpus, default_root
 from engine.errors import UnreadableInputError
+from engine.examples import example_files, load_example
 from engine.search.index import default_index_dir
 from webapp.snapshot import Snapshot, Versions
 
 SITE_RECHECK_SECONDS = 2.0
-SCENARIOS = Path(__file__).resolve().parent.parent / "tests" / "scenarios"
 MAX_QUERY = 500
 MAX_LIMIT = 100
 CACHE_MAX_BYTES = 32 * 1024  # larger positions are resolved every time (the caches stay small)
@@ -191,12 +191,12 @@ class Services:
         return sorted(load_situations().values(), key=lambda s: (s.game, s.name))
 
     def examples(self) -> list[dict[str, Any]]:
-        """Return the worked positions of ``tests/scenarios`` (title, source, position), read once."""
+        """Return the worked positions (:mod:`engine.examples`: title, source, position), read once."""
         if self._examples is None:
             out: list[dict[str, Any]] = []
-            for path in sorted(SCENARIOS.glob("*/*.json")):
+            for path in example_files():
                 try:
-                    data = json.loads(path.read_text(encoding="utf-8"))
+                    data = load_example(path)
                     pos = data["position"]
                     out.append({"game": pos["game"], "situation": pos["situation"], "name": path.stem,
                                 "title": str(data.get("title", path.stem)), "from": str(data.get("from", "")),

@@ -14,11 +14,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 from webapp.app import create_app
 from webapp.services import site_dir_default
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "tests" / "scenarios"
+SCENARIOS = EXAMPLE_ROOT
 
 
 @pytest.fixture(scope="session")

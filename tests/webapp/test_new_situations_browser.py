@@ -20,6 +20,7 @@ import pytest
 from boardplay import answer_every_decision, ask, open_tab, stepper_to, warm_up
 
 from engine.core import resolve
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,7 @@ NEW = {
 ALL = [(game, name) for game, names in NEW.items() for name in names]
 # free answers (decisions without options): typed into the decision's own input
 FREE: dict[str, str] = {"target_enemy": "Sam", "retained_cards": "Knight, Knight, Archer, Scout, Mystic, Gold, Gold"}
-SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+SCENARIOS = EXAMPLE_ROOT
 
 
 @pytest.fixture(scope="module", autouse=True)

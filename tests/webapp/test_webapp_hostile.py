@@ -20,13 +20,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.errors import UnreadableInputError
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 from webapp.app import MAX_BODY, create_app
 from webapp.server import CONNECTION_LIMIT, WAITRESS_MAX_BODY, check_options, make_server, warm
 from webapp.services import LRU
 
 ROOT = Path(__file__).resolve().parents[2]
-BATTLE = json.loads((ROOT / "tests/scenarios/rune-age/battle-city-fails.json").read_text("utf-8"))["position"]
-ATTACK = json.loads((ROOT / "tests/scenarios/runewars-miniatures/attack-defense-floor-one.json")
+BATTLE = json.loads((EXAMPLE_ROOT / "rune-age/battle-city-fails.json").read_text("utf-8"))["position"]
+ATTACK = json.loads((EXAMPLE_ROOT / "runewars-miniatures/attack-defense-floor-one.json")
                     .read_text("utf-8"))["position"]
 
 

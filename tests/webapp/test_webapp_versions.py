@@ -18,11 +18,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.corpus import default_root, load_corpus
+from engine.examples import EXAMPLES as EXAMPLE_ROOT
 from webapp.app import create_app
 from webapp.services import Services
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = ROOT / "tests" / "scenarios" / "rune-age" / "battle-city-fails.json"
+SCENARIO = EXAMPLE_ROOT / "rune-age" / "battle-city-fails.json"
 TOKEN = "zyxquorble"
 
 

@@ -1,6 +1,11 @@
-"""Check a ruling against an example file ``{"title", "from", "position", "expect"}`` (CONTRACT.md).
+"""Worked examples: rulings as data, and the check of a ruling against one.
 
-The same rules as ``../shared/bin/check-examples``: ``expect.legal`` equal; each key of
+Each file ``engine/examples/<game>/<situation>-<case>.json`` is ``{"title", "from", "position", "expect"}``
+(CONTRACT.md): a position, the ruling expected and the paragraphs it must cite. The boards offer them as
+worked positions, ``tests/test_scenarios.py`` resolves every one, and the benchmarks time them; all read them
+through :func:`example_files` / :func:`load_example` here.
+
+A ruling meets an example by the rules of ``../shared/bin/check-examples``: ``expect.legal`` equal; each key of
 ``expect.outcome`` equal (an expected object constrains only the keys it names); at least
 ``expect.decisions_min`` decisions; an illegal ruling lists violations; each ``expect.cites`` entry met
 by a cited paragraph; every step cites something.
@@ -8,8 +13,26 @@ by a cited paragraph; every step cites something.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parent
+"""The folder of worked examples, one sub-folder per game."""
+
+
+def example_files(game: str | None = None) -> Iterator[Path]:
+    """Yield every worked example file (of *game* when given), sorted by game and name."""
+    for folder in sorted(p for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith("_")):
+        if game is None or folder.name == game:
+            yield from sorted(folder.glob("*.json"))
+
+
+def load_example(path: Path) -> dict[str, Any]:
+    """Return one example file's data (``title``, ``from``, ``position``, ``expect``)."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
 
 
 def matches(want: Any, got: Any) -> bool:
