@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 
 from engine.corpus import Corpus, get_corpus
 from engine.errors import UnreadableInputError
+from engine.model import Outcome, Position, published_schema, validate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -194,7 +195,9 @@ def summary_of(trace: Trace) -> str:
 
 # ------------------------------------------------------------------------------------ situations
 
-Resolver = Callable[[Mapping[str, Any], Trace, Corpus], Mapping[str, Any]]
+Resolver = Callable[[Any, Trace, Corpus], Any]
+"""A resolver: the validated position (typed model or checked dict), the trace and the corpus in; the outcome
+(an :class:`~engine.model.Outcome` or a JSON object) out."""
 
 
 # An outcome key's label for players: "Army strength", or ("Winner", {"army": "the army", ...}) to also say
@@ -210,10 +213,12 @@ def humanize(key: str) -> str:
 
 @dataclass(frozen=True)
 class Situation:
-    """A kind of position the engine resolves: its game, name, description, schema and resolver.
+    """A kind of position the engine resolves: its game, name, description, input model and resolver.
 
-    ``labels`` maps outcome keys to the words a player reads ("Army strength"); ``values`` maps an outcome
-    key's values to words ({"winner": {"army": "The army"}}). Keys without a label read as humanized keys.
+    ``model`` is the typed position (:mod:`engine.model`): the published ``schema`` is derived from it and
+    positions are validated by it, so the resolver receives a typed value. ``labels`` maps outcome keys to
+    the words a player reads ("Army strength"); ``values`` maps an outcome key's values to words
+    ({"winner": {"army": "The army"}}). Keys without a label read as humanized keys.
     """
 
     game: str
@@ -221,13 +226,24 @@ class Situation:
     description: str
     schema: Mapping[str, Any]
     resolver: Resolver
-    validator: Draft202012Validator = field(compare=False, repr=False)
+    model: type[Position] | None = field(default=None, compare=False, repr=False)
+    validator: Draft202012Validator | None = field(default=None, compare=False, repr=False)
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
     values: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
 
     def label(self, key: str) -> str:
         """Return the player's label of an outcome key (a humanized key when none is given)."""
         return self.labels.get(key) or humanize(key)
+
+    def read(self, position: Any) -> Any:
+        """Return *position* validated: a typed model (or the checked dict of a schema-only situation)."""
+        if self.model is not None:
+            return validate(self.model, position)
+        assert self.validator is not None
+        error = _best_error(self.validator, position)
+        if error is not None:
+            raise UnreadableInputError(_message(error), path=_required_path(error))
+        return position
 
     def to_json(self) -> dict[str, Any]:
         """Return the contract's situation listing entry, with outcome labels and value words."""
@@ -247,18 +263,20 @@ StrictValidator: type[Draft202012Validator] = validators.extend(  # type: ignore
 MAX_ERRORS = 8
 _SIZE_LIMITS = frozenset({"maxItems", "maxLength", "maxProperties"})
 
-SummaryWriter = Callable[[Mapping[str, Any], Mapping[str, Any], Trace], str]
+P = TypeVar("P")
+Out = TypeVar("Out")
 
 
-def summarized(writer: SummaryWriter) -> Callable[[Resolver], Resolver]:
+def summarized(writer: Callable[[P, Out, Trace], str]
+               ) -> Callable[[Callable[[P, Trace, Corpus], Out]], Callable[[P, Trace, Corpus], Out]]:
     """Wrap a resolver so that, once it has run, *writer(position, outcome, trace)* gives its summary.
 
     The writer runs only for a legal ruling whose resolver did not call :meth:`Trace.summarize` itself
     (an illegal ruling always reads "Illegal: <first violation>.").
     """
-    def wrap(fn: Resolver) -> Resolver:
+    def wrap(fn: Callable[[P, Trace, Corpus], Out]) -> Callable[[P, Trace, Corpus], Out]:
         @functools.wraps(fn)
-        def resolver(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> Mapping[str, Any]:
+        def resolver(pos: P, trace: Trace, corpus: Corpus) -> Out:
             out = fn(pos, trace, corpus)
             if not trace.violations and not trace.summary:
                 trace.summarize(writer(pos, out, trace))
@@ -278,26 +296,35 @@ def _split_labels(labels: Mapping[str, Label] | None) -> tuple[dict[str, str], d
     return names, values
 
 
-def situation(game: str, name: str, schema: Mapping[str, Any],
-              labels: Mapping[str, Label] | None = None) -> Callable[[Resolver], Resolver]:
+def situation(game: str, name: str, schema: Mapping[str, Any] | type[Position],
+              labels: Mapping[str, Label] | None = None) -> Callable[[F], F]:
     """Register a resolver for ``game``/``name``; its docstring's first line describes it.
 
+    *schema* is the situation's typed position (a :class:`~engine.model.Position` subclass, from which the
+    published JSON Schema is derived), or, for situations not yet typed, a JSON Schema of its fields.
     *labels* (optional) maps outcome keys to player-readable labels, or to (label, {value: words}).
     """
-    full = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": f"{game} {name}",
-        **schema,
-        "type": "object",
-        "properties": {"game": {"const": game}, "situation": {"const": name}, **schema.get("properties", {})},
-        "required": sorted({"game", "situation", *schema.get("required", [])}),
-    }
+    model: type[Position] | None = None
+    if isinstance(schema, type) and issubclass(schema, Position):
+        model = schema
+        full: dict[str, Any] = published_schema(model, title=f"{game} {name}")
+        validator = None
+    else:
+        full = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": f"{game} {name}",
+            **schema,
+            "type": "object",
+            "properties": {"game": {"const": game}, "situation": {"const": name}, **schema.get("properties", {})},
+            "required": sorted({"game", "situation", *schema.get("required", [])}),
+        }
+        validator = StrictValidator(full)
     Draft202012Validator.check_schema(full)
 
-    def register(fn: Resolver) -> Resolver:
+    def register(fn: F) -> F:
         doc = (fn.__doc__ or name).strip().splitlines()[0]
         names, values = _split_labels(labels)
-        SITUATIONS[(game, name)] = Situation(game, name, doc, full, fn, StrictValidator(full), names, values)
+        SITUATIONS[(game, name)] = Situation(game, name, doc, full, fn, model, validator, names, values)
         return fn
     return register
 
@@ -347,7 +374,7 @@ def load_situations() -> dict[tuple[str, str], Situation]:
     return SITUATIONS
 
 
-def read_position(position: Any) -> Situation:
+def find_situation(position: Any) -> Situation:
     """Return the situation a position asks about, or raise :class:`UnreadableInputError` with its path."""
     situations = load_situations()
     if not isinstance(position, dict):
@@ -360,10 +387,13 @@ def read_position(position: Any) -> Situation:
         names = sorted(n for g, n in situations if g == game)
         raise UnreadableInputError(f"unknown situation {name!r} for {game} (one of {', '.join(names)})",
                                    path="situation")
-    sit = situations[(game, name)]
-    error = _best_error(sit.validator, position)
-    if error is not None:
-        raise UnreadableInputError(_message(error), path=_required_path(error))
+    return situations[(game, name)]
+
+
+def read_position(position: Any) -> Situation:
+    """Return the situation a position asks about once the position validates against it."""
+    sit = find_situation(position)
+    sit.read(position)
     return sit
 
 
@@ -381,8 +411,11 @@ def _best_error(validator: Draft202012Validator, instance: Any) -> ValidationErr
 
 def resolve(position: Any, corpus: Corpus | None = None) -> Resolution:
     """Resolve a position ("what happens now") into a ruling with cited steps."""
-    sit = read_position(position)
+    sit = find_situation(position)
+    pos = sit.read(position)
     corpus = corpus or get_corpus()
     trace = Trace()
-    outcome = sit.resolver(position, trace, corpus)
+    outcome = sit.resolver(pos, trace, corpus)
+    if isinstance(outcome, Outcome):
+        outcome = outcome.to_json()
     return Resolution.from_trace(sit.game, sit.name, outcome, trace, corpus)

@@ -7,49 +7,22 @@ Paragraphs: ``ra.conduct-a-battle`` and its steps, ``ra.attrition-die``, the Ins
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.schema import BOOL, FACTION, arr, enum, integer, obj, text
-
-CARD = obj(["name", "strength"], name=text(), strength=integer(None), kind=enum("unit", "tactic"),
-           cannot_be_destroyed=BOOL, wounded=BOOL)
-BONUS = obj(["strength"], source=text(), strength=integer(None))
-SCHEMA: dict[str, Any] = obj(
-    ["target", "army"], extra=True,
-    attacker_faction=FACTION,
-    target=obj(["kind", "strength"], kind=enum("enemy", "stronghold", "city", "instant"), name=text(),
-               strength=integer(None), attrition_icons=integer(0, 10), faction=FACTION),
-    army=arr(CARD, max_items=200),
-    attrition_skulls=arr(integer(0, 10), max_items=10),
-    destroyed_by_attrition=arr(text(), max_items=200),
-    resolution_bonuses=arr(BONUS, max_items=200),
-    already_attacked_this_round=BOOL,
-)
-
-RESULTS = {"stronghold": "secured", "city": "secured", "enemy": "defeated", "instant": "repelled"}
-RESULT_RULES = {"stronghold": "ra.conduct-a-battle.4.secure", "city": "ra.conduct-a-battle.4.secure",
-                "enemy": "ra.conduct-a-battle.4.enemy", "instant": "ra.conduct-a-battle.4.instant-repelled"}
+from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(Model):
     """A card played into a combat."""
 
-    name: str
+    name: str = Field(max_length=200)
     strength: int
-    kind: str = "unit"
+    kind: Literal["unit", "tactic"] = "unit"
     cannot_be_destroyed: bool = False
     wounded: bool = False
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Card:
-        """Read a card from a position."""
-        return cls(raw["name"], raw["strength"], raw.get("kind", "unit"), raw.get("cannot_be_destroyed", False),
-                   raw.get("wounded", False))
 
     @property
     def is_unit(self) -> bool:
@@ -57,9 +30,44 @@ class Card:
         return self.kind == "unit"
 
 
-def cards_from(raw: Sequence[Mapping[str, Any]]) -> list[Card]:
-    """Read a list of cards."""
-    return [Card.from_json(c) for c in raw]
+class Bonus(Model):
+    """A strength bonus counted at Resolution, and the card or effect it comes from."""
+
+    source: str | None = maybe(max_length=200)
+    strength: int
+
+
+Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
+
+
+class Target(Model):
+    """What the army attacks: an Enemy, a stronghold, a neutral city, or the Instant it defends against."""
+
+    kind: Literal["enemy", "stronghold", "city", "instant"]
+    name: str | None = maybe(max_length=200)
+    strength: int
+    attrition_icons: int = Field(0, ge=0, le=10)
+    faction: Faction | None = maybe()
+
+
+class BattlePosition(OpenPosition):
+    """A Rune Age battle: the army, its target, the attrition rolls and the bonuses counted at Resolution."""
+
+    game: Literal["rune-age"]
+    situation: Literal["battle"]
+    attacker_faction: Faction | None = maybe()
+    target: Target
+    army: list[Card] = Field(max_length=MAX_ITEMS)
+    attrition_skulls: list[Annotated[int, Field(ge=0, le=10)]] = Field([], max_length=10)
+    destroyed_by_attrition: list[Annotated[str, Field(max_length=200)]] = Field([], max_length=MAX_ITEMS)
+    resolution_bonuses: list[Bonus] = Field([], max_length=MAX_ITEMS)
+    already_attacked_this_round: bool = False
+
+
+Result = Literal["secured", "defeated", "repelled", "home_realm_damaged", "unchanged"]
+RESULTS: dict[str, Result] = {"stronghold": "secured", "city": "secured", "enemy": "defeated", "instant": "repelled"}
+RESULT_RULES = {"stronghold": "ra.conduct-a-battle.4.secure", "city": "ra.conduct-a-battle.4.secure",
+                "enemy": "ra.conduct-a-battle.4.enemy", "instant": "ra.conduct-a-battle.4.instant-repelled"}
 
 
 @rule("rafaq.faq.general.6")
@@ -93,9 +101,9 @@ def destructible_units(army: Sequence[Card]) -> list[Card]:
 
 
 @rule("ra.conduct-a-battle.4", "ra.abilities.resolution")
-def strength_of(cards: Sequence[Card], bonuses: Sequence[Mapping[str, Any]]) -> int:
+def strength_of(cards: Sequence[Card], bonuses: Sequence[Bonus]) -> int:
     """Return the army's strength: its remaining cards' strength plus the Resolution bonuses."""
-    return sum(c.strength for c in cards) + sum(int(b["strength"]) for b in bonuses)
+    return sum(c.strength for c in cards) + sum(b.strength for b in bonuses)
 
 
 @rule("ra.conduct-a-battle.4.ties")
@@ -111,7 +119,7 @@ def instant_damage(instant_strength: int, army_strength: int) -> int:
 
 
 @rule("rafaq.faq.scenarios.runewars.6")
-def keeps_bonuses_without_units(cards: Sequence[Card], bonuses: Sequence[Mapping[str, Any]]) -> bool:
+def keeps_bonuses_without_units(cards: Sequence[Card], bonuses: Sequence[Bonus]) -> bool:
     """Return whether strength bonuses still count for a side left with no unit (A Time for War, Tact and
     Diplomacy): they do, so this is true whenever bonuses remain and no unit does."""
     return bool(bonuses) and not any(c.is_unit for c in cards)
@@ -163,155 +171,189 @@ def faction_name(key: str | None) -> str:
     return FACTION_NAMES.get(key or "", key or "")
 
 
-def target_label(target: Mapping[str, Any]) -> str:
+def target_label(target: Target) -> str:
     """Return the target as a player names it: ``the Enemy Kalladra``, ``the city``."""
-    kind = KIND_NAMES.get(target["kind"], f"the {target['kind']}")
-    return f"{kind} {target['name']}" if target.get("name") else kind
+    kind = KIND_NAMES.get(target.kind, f"the {target.kind}")
+    return f"{kind} {target.name}" if target.name else kind
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+class BattleOutcome(Outcome):
+    """What a battle decides: both strengths, the winner and the result, and the units lost."""
+
+    army_strength: int | None = None
+    target_strength: int
+    winner: Literal["army", "target"] | None = None
+    result: Result | None = None
+    home_realm_damage: int | None = None
+    destroyed_by_attrition: list[str] = Field(default_factory=list)
+    destroyed_at_end_of_combat: list[str] = Field(default_factory=list)
+    army_strength_before_attrition: int | None = Field(None, exclude_if=lambda v: v is None)
+
+
+def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
     """One sentence: who wins the battle and with what strengths (or which attrition choice is open)."""
-    target = pos["target"]
-    label, t_str = target_label(target), target["strength"]
-    if out.get("army_strength") is None:
-        before = out.get("army_strength_before_attrition")
-        icons = target.get("attrition_icons", 0)
-        if len(pos.get("attrition_skulls", [])) != icons:
+    target = pos.target
+    label, t_str = target_label(target), target.strength
+    if out.army_strength is None:
+        before = out.army_strength_before_attrition
+        icons = target.attrition_icons
+        if len(pos.attrition_skulls) != icons:
             return (f"Attrition first: roll the attrition die {icons} time(s) for {label}; the army has "
                     f"{before} strength against {t_str} before any unit is lost.")
         pending = next((d for d in trace.decisions if d.field == "destroyed_by_attrition"), None)
         count = pending.choose.split()[0] if pending else "some"
         return (f"Attrition: the attacker destroys {count} participating unit(s) of his choice before strengths are "
                 f"compared; the army has {before} strength against {t_str} before losing them.")
-    a_str = out["army_strength"]
-    lost = out.get("destroyed_by_attrition") or []
+    a_str = out.army_strength
+    lost = out.destroyed_by_attrition
     after = f" after losing {', '.join(lost)} to attrition" if lost else ""
     tie = "; ties go to the army" if a_str == t_str else ""
-    if out.get("winner") == "army":
-        verb = RESULT_VERBS.get(str(out.get("result")), "defeats")
+    if out.winner == "army":
+        verb = RESULT_VERBS.get(str(out.result), "defeats")
         first = f"After losing {', '.join(lost)} to attrition, the army" if lost else "The army"
         return f"{first} ({a_str}) {verb} {label} ({t_str}){tie}."
-    if target["kind"] == "instant":
+    if target.kind == "instant":
         return (f"{label[:1].upper()}{label[1:]} ({t_str}) beats the army ({a_str}){after}: the Home Realm "
-                f"takes {out.get('home_realm_damage')} damage.")
+                f"takes {out.home_realm_damage} damage.")
     return f"The attack fails: {label} ({t_str}) is stronger than the army ({a_str}){after}."
 
 
-@situation("rune-age", "battle", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a battle against a stronghold, city, Enemy or Instant: attrition, resolution, result."""
-    target = pos["target"]
-    kind, name = target["kind"], target.get("name") or target["kind"]
-    army = cards_from(pos["army"])
-    bonuses = list(pos.get("resolution_bonuses", []))
-    out: dict[str, Any] = {"army_strength": None, "target_strength": target["strength"], "winner": None,
-                           "result": None, "home_realm_damage": 0 if kind == "instant" else None,
-                           "destroyed_by_attrition": [], "destroyed_at_end_of_combat": []}
+def _declare(pos: BattlePosition, army: Sequence[Card], trace: Trace) -> bool:
+    """Step 1, Declare target: name the target; return whether the attack may be made at all."""
+    target = pos.target
+    kind, name = target.kind, target.name or target.kind
     what = {"instant": "defends his Home Realm against", "enemy": "attacks"}.get(kind, "tries to secure")
-    trace.step(f"Declare target: the player {what} the {kind} {name} (strength {target['strength']}).",
+    trace.step(f"Declare target: the player {what} the {kind} {name} (strength {target.strength}).",
                "ra.conduct-a-battle.1")
-    if kind == "stronghold" and not can_attack_stronghold(target.get("faction"), pos.get("attacker_faction")):
-        trace.violate(f"the stronghold belongs to {faction_name(target.get('faction'))}; a player may only attack "
+    if kind == "stronghold" and not can_attack_stronghold(target.faction, pos.attacker_faction):
+        trace.violate(f"the stronghold belongs to {faction_name(target.faction)}; a player may only attack "
                       f"and secure his own faction's strongholds", can_attack_stronghold)
-    if kind != "instant" and is_repeat_attack(pos.get("already_attacked_this_round", False)):
+    if kind != "instant" and is_repeat_attack(pos.already_attacked_this_round):
         trace.violate(f"{name} was already attacked this round; each target may be attacked once per round",
                       is_repeat_attack)
     if is_army_empty(army):
         trace.violate("no card was played into the combat; at least one unit or tactic card is required",
                       is_army_empty)
-    if trace.violations:
-        return out
+    return not trace.violations
+
+
+def _assault(army: Sequence[Card], trace: Trace) -> None:
+    """Step 2, Assault: the cards played."""
     units = sum(1 for c in army if c.is_unit)
     trace.step(f"Assault: {len(army)} card(s) played ({units} unit(s)).", "ra.conduct-a-battle.2")
 
-    icons = target.get("attrition_icons", 0)
-    skulls = list(pos.get("attrition_skulls", []))
-    if icons:
-        if len(skulls) != icons:
-            trace.decide("attacker", f"roll the attrition die {icons} time(s) and give the skulls rolled",
-                         skulls_to_suffer, field="attrition_skulls")
-            out["army_strength_before_attrition"] = strength_of(army, bonuses)
-            trace.step(f"Attrition: {name} shows {icons} attrition icon(s); the die is rolled once per icon and "
-                       f"each skull destroys a participating unit of the player's choice.", skulls_to_suffer)
-            return out
-        needed = skulls_to_suffer(icons, skulls)
-        named = list(pos.get("destroyed_by_attrition", []))
-        candidates = destructible_units(army)
-        must = min(needed, len(candidates))
-        if needed and not named and must:
-            trace.step(f"Attrition: {needed} skull(s) rolled; the player must destroy {must} participating "
-                       f"unit(s) of his choice.", skulls_to_suffer)
-            if len(candidates) < needed:
-                trace.step("Units that cannot be destroyed are not chosen; there are not enough others, so "
-                           "fewer units are destroyed.", destructible_units)
-            trace.decide("attacker", f"{must} participating unit(s) to destroy", skulls_to_suffer,
-                         destructible_units, options=sorted({c.name for c in candidates}),
-                         field="destroyed_by_attrition")
-            out["army_strength_before_attrition"] = strength_of(army, bonuses)
-            return out
-        remaining = _remove_attrition(army, named, needed, candidates, trace)
-        if remaining is None:
-            return out
-        out["destroyed_by_attrition"] = named
-        lost = ", ".join(named) or "nothing"
-        trace.step(f"Attrition: {sum(skulls)} skull(s) on {icons} roll(s); destroyed: {lost}.",
-                   skulls_to_suffer, *([destructible_units] if any(c.cannot_be_destroyed for c in army) else []))
-        army = remaining
-    else:
-        trace.step(f"Attrition: {name} shows no attrition icon, so this step is skipped.", "ra.conduct-a-battle.3")
 
-    live = _live_bonuses(army, bonuses, pos["army"])
-    dropped = len(bonuses) - len(live)
+def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace) -> list[Card] | None:
+    """Step 3, Attrition: the army after the skulls rolled, or ``None`` while a roll or a choice is open."""
+    target, name = pos.target, pos.target.name or pos.target.kind
+    icons, skulls = target.attrition_icons, pos.attrition_skulls
+    if not icons:
+        trace.step(f"Attrition: {name} shows no attrition icon, so this step is skipped.", "ra.conduct-a-battle.3")
+        return army
+    if len(skulls) != icons:
+        trace.decide("attacker", f"roll the attrition die {icons} time(s) and give the skulls rolled",
+                     skulls_to_suffer, field="attrition_skulls")
+        out.army_strength_before_attrition = strength_of(army, pos.resolution_bonuses)
+        trace.step(f"Attrition: {name} shows {icons} attrition icon(s); the die is rolled once per icon and "
+                   f"each skull destroys a participating unit of the player's choice.", skulls_to_suffer)
+        return None
+    needed = skulls_to_suffer(icons, skulls)
+    named = list(pos.destroyed_by_attrition)
+    candidates = destructible_units(army)
+    must = min(needed, len(candidates))
+    if needed and not named and must:
+        trace.step(f"Attrition: {needed} skull(s) rolled; the player must destroy {must} participating "
+                   f"unit(s) of his choice.", skulls_to_suffer)
+        if len(candidates) < needed:
+            trace.step("Units that cannot be destroyed are not chosen; there are not enough others, so "
+                       "fewer units are destroyed.", destructible_units)
+        trace.decide("attacker", f"{must} participating unit(s) to destroy", skulls_to_suffer,
+                     destructible_units, options=sorted({c.name for c in candidates}),
+                     field="destroyed_by_attrition")
+        out.army_strength_before_attrition = strength_of(army, pos.resolution_bonuses)
+        return None
+    remaining = _remove_attrition(army, named, needed, candidates, trace)
+    if remaining is None:
+        return None
+    out.destroyed_by_attrition = named
+    lost = ", ".join(named) or "nothing"
+    trace.step(f"Attrition: {sum(skulls)} skull(s) on {icons} roll(s); destroyed: {lost}.",
+               skulls_to_suffer, *([destructible_units] if any(c.cannot_be_destroyed for c in army) else []))
+    return remaining
+
+
+def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace) -> None:
+    """Step 4, Resolution: compare strengths (ties to the army) and apply the result."""
+    target = pos.target
+    kind, name = target.kind, target.name or target.kind
+    live = _live_bonuses(army, pos.resolution_bonuses, pos.army)
+    dropped = len(pos.resolution_bonuses) - len(live)
     army_strength = strength_of(army, live)
     parts = " + ".join(str(c.strength) for c in army) or "0"
-    bonus_text = "".join(f" + {b['strength']} ({b.get('source') or 'bonus'})" for b in live)
-    trace.step(f"Resolution: army strength {parts}{bonus_text} = {army_strength} against {target['strength']}."
+    bonus_text = "".join(f" + {b.strength} ({b.source or 'bonus'})" for b in live)
+    trace.step(f"Resolution: army strength {parts}{bonus_text} = {army_strength} against {target.strength}."
                + (f" {dropped} bonus(es) of destroyed units no longer apply." if dropped else ""), strength_of)
-    out["army_strength"] = army_strength
+    out.army_strength = army_strength
     if keeps_bonuses_without_units(army, live):
         trace.step("No unit of the army is left, but its strength bonuses still count "
-                   f"({sum(int(b['strength']) for b in live)} in all).", keeps_bonuses_without_units)
-    wins = is_army_winner(army_strength, target["strength"])
-    tie = army_strength == target["strength"]
-    if wins:
-        out["winner"], out["result"] = "army", RESULTS[kind]
+                   f"({sum(b.strength for b in live)} in all).", keeps_bonuses_without_units)
+    tie = army_strength == target.strength
+    if is_army_winner(army_strength, target.strength):
+        out.winner, out.result = "army", RESULTS[kind]
         trace.step(("Tie: ties go to the army, so " if tie else "The army is stronger: ")
                    + f"{name} is {RESULTS[kind]}.", *([is_army_winner] if tie else []), RESULT_RULES[kind])
+        return
+    out.winner = "target"
+    if kind == "instant":
+        dmg = instant_damage(target.strength, army_strength)
+        out.home_realm_damage, out.result = dmg, "home_realm_damaged"
+        trace.step(f"The Instant wins: the Home Realm takes {target.strength} − {army_strength} = {dmg} "
+                   f"damage (the Instant's strength minus the army's, as corrected by the errata).", instant_damage)
     else:
-        out["winner"] = "target"
-        if kind == "instant":
-            dmg = instant_damage(target["strength"], army_strength)
-            out["home_realm_damage"] = dmg
-            out["result"] = "home_realm_damaged"
-            trace.step(f"The Instant wins: the Home Realm takes {target['strength']} − {army_strength} = {dmg} "
-                       f"damage (the Instant's strength minus the army's, as corrected by the errata).",
-                       instant_damage)
-        else:
-            out["result"] = "unchanged"
-            trace.step(f"{name} is stronger: the attack fails; the card stays where it is and may be attacked "
-                       f"again on a later turn.", RESULT_RULES[kind])
-    doomed = out["destroyed_at_end_of_combat"] = wounded_to_destroy(army)
+        out.result = "unchanged"
+        trace.step(f"{name} is stronger: the attack fails; the card stays where it is and may be attacked "
+                   f"again on a later turn.", RESULT_RULES[kind])
+
+
+def _end_of_combat(army: Sequence[Card], out: BattleOutcome, trace: Trace) -> None:
+    """Step 5, End of combat: wounded units are destroyed, the rest are discarded."""
+    doomed = out.destroyed_at_end_of_combat = wounded_to_destroy(army)
     if doomed:
         trace.step(f"The wounded {', '.join(doomed)} counted at Resolution and are now destroyed.", wounded_to_destroy,
                    "ra.conduct-a-battle.5")
     trace.step("End of combat: wounded units are destroyed; surviving units go to the discard pile.",
                "ra.conduct-a-battle.5")
+
+
+@situation("rune-age", "battle", BattlePosition, labels=LABELS)
+@summarized(_summary)
+def resolve_battle(pos: BattlePosition, trace: Trace, corpus: Corpus) -> BattleOutcome:
+    """Resolve a battle against a stronghold, city, Enemy or Instant: attrition, resolution, result."""
+    target = pos.target
+    out = BattleOutcome(target_strength=target.strength,
+                        home_realm_damage=0 if target.kind == "instant" else None)
+    army = list(pos.army)
+    if not _declare(pos, army, trace):
+        return out
+    _assault(army, trace)
+    remaining = _attrition(pos, army, out, trace)
+    if remaining is None:
+        return out
+    _resolution(pos, remaining, out, trace)
+    _end_of_combat(remaining, out, trace)
     return out
 
 
-def _live_bonuses(army: Sequence[Card], bonuses: Sequence[Mapping[str, Any]],
-                  played: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _live_bonuses(army: Sequence[Card], bonuses: Sequence[Bonus], played: Sequence[Card]) -> list[Bonus]:
     """Return the bonuses still in force: a bonus from a played card needs that card still in combat."""
     present = Counter(c.name for c in army)
-    played_names = {c["name"] for c in played}
+    played_names = {c.name for c in played}
     live = []
     for b in bonuses:
-        src = str(b.get("source") or "")
+        src = b.source or ""
         if src in played_names:
             if present[src] <= 0:
                 continue
             present[src] -= 1
         live.append(b)
     return live
-

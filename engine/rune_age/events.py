@@ -11,12 +11,11 @@ from typing import Any
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.rune_age.siege import SCENARIO
-from engine.schema import BOOL, arr, integer, obj, text
+from engine.schema import BOOL, arr, enum, integer, obj, text
 
 SCHEMA: dict[str, Any] = obj(
     ["scenario", "event_deck_remaining"], extra=True,
-    scenario=SCENARIO,
+    scenario=enum("resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"),
     event_deck_remaining=integer(0, 40),
     enemies=arr(obj(["name"], name=text(), start_of_event_phase=BOOL, drawn_this_round=BOOL), max_items=40),
 )

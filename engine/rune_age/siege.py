@@ -6,31 +6,67 @@ The Monument (no Home Realm sieges) and The Cataclysm (secured cities enter exha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
+from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
 from engine.rune_age.battle import (
-    BONUS,
-    CARD,
-    cards_from,
+    Bonus,
+    Card,
     is_army_empty,
     keeps_bonuses_without_units,
     strength_of,
     wounded_to_destroy,
 )
-from engine.schema import BOOL, arr, enum, integer, obj, text
 
-SCENARIO = enum("resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument")
-SIDE = obj(["army"], player=text(), army=arr(CARD, max_items=200), resolution_bonuses=arr(BONUS, max_items=200))
-SCHEMA: dict[str, Any] = obj(
-    ["target", "attacker", "defender"], extra=True,
-    scenario=SCENARIO,
-    target=obj(["kind"], kind=enum("home_realm", "city"), name=text(), auto_defense=integer(None),
-               damage=integer(0), exhausted=BOOL),
-    attacker=SIDE, defender=SIDE,
-)
+Scenario = Literal["resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"]
+
+
+class Side(Model):
+    """One side of a siege: the player, the cards played and the bonuses counted at Resolution."""
+
+    player: str | None = maybe(max_length=200)
+    army: list[Card] = Field(max_length=MAX_ITEMS)
+    resolution_bonuses: list[Bonus] = Field([], max_length=MAX_ITEMS)
+
+
+class SiegeTarget(Model):
+    """The besieged city or Home Realm."""
+
+    kind: Literal["home_realm", "city"]
+    name: str | None = maybe(max_length=200)
+    auto_defense: int | None = maybe()
+    damage: int | None = maybe(ge=0)
+    exhausted: bool | None = maybe()
+
+
+class SiegePosition(OpenPosition):
+    """A Rune Age siege: the attacker's army against another player's city or Home Realm."""
+
+    game: Literal["rune-age"]
+    situation: Literal["siege"]
+    scenario: Scenario | None = maybe()
+    target: SiegeTarget
+    attacker: Side
+    defender: Side
+
+
+def _no_losses() -> dict[str, list[str]]:
+    return {"attacker": [], "defender": []}
+
+
+class SiegeOutcome(Outcome):
+    """What a siege decides: both strengths, the winner, the damage or the city taken."""
+
+    attacker_strength: int | None = None
+    defender_strength: int | None = None
+    winner: Literal["attacker", "defender"] | None = None
+    home_realm_damage: int = 0
+    home_realm_total: int | None = None
+    eliminated: bool = False
+    city_state: Literal["refreshed", "exhausted", "unchanged"] = "unchanged"
+    destroyed_at_end_of_combat: dict[str, list[str]] = Field(default_factory=_no_losses)
 
 
 @rule("ra.the-monument.no-home-realm-attacks")
@@ -42,9 +78,9 @@ def can_besiege_home_realm(scenario: str | None, corpus: Corpus) -> bool:
 
 
 @rule("ra.conduct-a-siege.3.auto-defense")
-def auto_defense(target: Mapping[str, Any]) -> int:
+def auto_defense(target: SiegeTarget) -> int:
     """Return the besieged city's auto-defense bonus, added to the defender (cities only)."""
-    return int(target.get("auto_defense") or 0) if target["kind"] == "city" else 0
+    return (target.auto_defense or 0) if target.kind == "city" else 0
 
 
 @rule("ra.conduct-a-siege.3.ties")
@@ -66,7 +102,7 @@ def is_eliminated(total_damage: int, corpus: Corpus) -> bool:
 
 
 @rule("ra.the-cataclysm.exhausted-cities")
-def city_state_after_capture(scenario: str | None) -> str:
+def city_state_after_capture(scenario: str | None) -> Literal["refreshed", "exhausted"]:
     """Return how a city secured by siege enters play: exhausted in The Cataclysm, else refreshed."""
     return "exhausted" if scenario == "the-cataclysm" else "refreshed"
 
@@ -81,58 +117,66 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _names(pos: SiegePosition) -> tuple[str, str, str]:
+    """Return the attacker's and defender's names and the target's, as the steps say them."""
+    return (pos.attacker.player or "the attacker", pos.defender.player or "the defender",
+            pos.target.name or pos.target.kind.replace("_", " "))
+
+
+def _summary(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> str:
     """One sentence: who wins the siege, the strengths, and the damage or the city taken."""
-    target = pos["target"]
-    a_name = pos["attacker"].get("player") or "The attacker"
-    d_name = pos["defender"].get("player") or "the defender"
-    a_str, d_str = out["attacker_strength"], out["defender_strength"]
-    place = target.get("name") or ("the Home Realm" if target["kind"] == "home_realm" else "the city")
-    if out["winner"] == "defender":
+    target = pos.target
+    a_name = pos.attacker.player or "The attacker"
+    d_name = pos.defender.player or "the defender"
+    a_str, d_str = out.attacker_strength, out.defender_strength
+    place = target.name or ("the Home Realm" if target.kind == "home_realm" else "the city")
+    if out.winner == "defender":
         why = "ties go to the defender" if a_str == d_str else "the siege is repelled"
         return f"{d_name[:1].upper()}{d_name[1:]} ({d_str}) holds {place} against {a_name} ({a_str}): {why}."
-    if target["kind"] == "home_realm":
-        prior = int(target.get("damage") or 0)
-        end = (f"and {d_name} is eliminated" if out["eliminated"]
-               else f"{out['home_realm_total']} in all" if prior else f"and {d_name} stays in the game")
+    if target.kind == "home_realm":
+        prior = target.damage or 0
+        end = (f"and {d_name} is eliminated" if out.eliminated
+               else f"{out.home_realm_total} in all" if prior else f"and {d_name} stays in the game")
         return (f"{a_name} ({a_str}) beats {d_name} ({d_str}): the Home Realm takes "
-                f"{out['home_realm_damage']} damage, {end}.")
-    return f"{a_name} ({a_str}) beats {d_name} ({d_str}) and secures {place}, which enters play {out['city_state']}."
+                f"{out.home_realm_damage} damage, {end}.")
+    return f"{a_name} ({a_str}) beats {d_name} ({d_str}) and secures {place}, which enters play {out.city_state}."
 
 
-@situation("rune-age", "siege", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a siege of a player-controlled city or Home Realm: both armies, ties, damage, elimination."""
-    target, scenario = pos["target"], pos.get("scenario")
-    att, dfd = pos["attacker"], pos["defender"]
-    a_name, d_name = att.get("player") or "the attacker", dfd.get("player") or "the defender"
-    name = target.get("name") or target["kind"].replace("_", " ")
-    prior = int(target.get("damage") or 0)
-    out: dict[str, Any] = {"attacker_strength": None, "defender_strength": None, "winner": None,
-                           "home_realm_damage": 0, "home_realm_total": prior if target["kind"] == "home_realm"
-                           else None, "eliminated": False, "city_state": "unchanged",
-                           "destroyed_at_end_of_combat": {"attacker": [], "defender": []}}
+def _declare(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus) -> bool:
+    """Step 1, Declare target: return whether this siege may be made at all."""
+    a_name, d_name, name = _names(pos)
+    target, prior = pos.target, pos.target.damage or 0
     trace.step(f"Declare target: {a_name} besieges {d_name}'s {name}.", "ra.conduct-a-siege.1")
-    if target["kind"] == "home_realm" and not can_besiege_home_realm(scenario, corpus):
+    if target.kind == "home_realm" and not can_besiege_home_realm(pos.scenario, corpus):
         trace.violate("in The Monument no player may attack another player's Home Realm", can_besiege_home_realm)
-        return out
-    if target["kind"] == "home_realm" and is_eliminated(prior, corpus):
+        return False
+    if target.kind == "home_realm" and is_eliminated(prior, corpus):
         trace.violate(f"{d_name}'s Home Realm already holds {prior} damage: that player is out of the game and "
                       f"cannot be besieged", is_eliminated)
-        out["eliminated"] = True
-        return out
-    attackers, defenders = cards_from(att["army"]), cards_from(dfd["army"])
-    if is_army_empty(attackers):
+        out.eliminated = True
+        return False
+    if is_army_empty(pos.attacker.army):
         trace.violate("the attacker played no card; a Combat action needs at least one unit or tactic card",
                       is_army_empty)
-        return out
+        return False
+    return True
+
+
+def _assault(pos: SiegePosition, trace: Trace) -> None:
+    """Step 2, Assault: the players alternate cards until both pass."""
+    a_name, d_name, _ = _names(pos)
     trace.step(f"Assault: starting with the attacker, the players take turns playing one card at a time "
-               f"({len(attackers)} for {a_name}, {len(defenders)} for {d_name}) until both pass.",
+               f"({len(pos.attacker.army)} for {a_name}, {len(pos.defender.army)} for {d_name}) until both pass.",
                "ra.conduct-a-siege.2", "ra.conduct-a-siege.2.passing")
-    a_str = strength_of(attackers, att.get("resolution_bonuses", []))
-    d_base = strength_of(defenders, dfd.get("resolution_bonuses", []))
-    bonus = auto_defense(target)
+
+
+def _strengths(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
+    """Step 3, Resolution: each side's strength, the city's auto-defense added to the defender."""
+    a_name, d_name, name = _names(pos)
+    att, dfd = pos.attacker, pos.defender
+    a_str = strength_of(att.army, att.resolution_bonuses)
+    d_base = strength_of(dfd.army, dfd.resolution_bonuses)
+    bonus = auto_defense(pos.target)
     d_str = d_base + bonus
     trace.step(f"Resolution: {a_name} has strength {a_str}.", "ra.conduct-a-siege.3", strength_of)
     if bonus:
@@ -140,41 +184,64 @@ def resolve_siege(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
                    auto_defense)
     else:
         trace.step(f"{d_name} has strength {d_str}.", "ra.conduct-a-siege.3")
-    out["attacker_strength"], out["defender_strength"] = a_str, d_str
-    for who, cards, side in ((a_name, attackers, att), (d_name, defenders, dfd)):
-        if keeps_bonuses_without_units(cards, side.get("resolution_bonuses", [])):
+    out.attacker_strength, out.defender_strength = a_str, d_str
+    for who, side in ((a_name, att), (d_name, dfd)):
+        if keeps_bonuses_without_units(side.army, side.resolution_bonuses):
             trace.step(f"{who} has no unit left in the siege, but his strength bonuses still count.",
                        keeps_bonuses_without_units)
+
+
+def _result(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Step 3, Resolution: the winner (ties to the defender), then the Home Realm's damage or the city taken."""
+    a_name, d_name, name = _names(pos)
+    target, prior = pos.target, pos.target.damage or 0
+    a_str, d_str = out.attacker_strength or 0, out.defender_strength or 0
     if not is_attacker_winner(a_str, d_str):
-        out["winner"] = "defender"
+        out.winner = "defender"
         why = "Tie: the defender wins ties" if a_str == d_str else f"{d_name} is stronger"
         trace.step(f"{why}; the siege is repelled and {name} is unchanged.", is_attacker_winner,
-                   "ra.conduct-a-siege.3.city" if target["kind"] == "city" else home_realm_damage)
-    else:
-        out["winner"] = "attacker"
-        if target["kind"] == "home_realm":
-            dmg = home_realm_damage(a_str, d_str)
-            total = prior + dmg
-            out.update(home_realm_damage=dmg, home_realm_total=total)
-            trace.step(f"{a_name} wins: the Home Realm takes {a_str} − {d_str} = {dmg} damage "
-                       f"({prior} already on it, {total} in all).", is_attacker_winner, home_realm_damage)
-            out["eliminated"] = is_eliminated(total, corpus)
-            limit = corpus.fact("ra.player-elimination", "elimination_damage")
-            trace.step(f"{d_name} is eliminated: the Home Realm holds {total} damage, at least {limit}."
-                       if out["eliminated"] else f"{d_name} stays in the game ({total} of {limit} damage).",
-                       is_eliminated)
-        else:
-            state = city_state_after_capture(scenario)
-            out["city_state"] = state
-            cites: list[Any] = [is_attacker_winner, "ra.conduct-a-siege.3.city"]
-            if state == "exhausted":
-                cites.append(city_state_after_capture)
-            trace.step(f"{a_name} wins and secures {name}, which enters his play area {state}.", *cites)
-    doomed = {"attacker": wounded_to_destroy(attackers), "defender": wounded_to_destroy(defenders)}
-    out["destroyed_at_end_of_combat"] = doomed
+                   "ra.conduct-a-siege.3.city" if target.kind == "city" else home_realm_damage)
+        return
+    out.winner = "attacker"
+    if target.kind == "home_realm":
+        dmg = home_realm_damage(a_str, d_str)
+        total = prior + dmg
+        out.home_realm_damage, out.home_realm_total = dmg, total
+        trace.step(f"{a_name} wins: the Home Realm takes {a_str} − {d_str} = {dmg} damage "
+                   f"({prior} already on it, {total} in all).", is_attacker_winner, home_realm_damage)
+        out.eliminated = is_eliminated(total, corpus)
+        limit = corpus.fact("ra.player-elimination", "elimination_damage")
+        trace.step(f"{d_name} is eliminated: the Home Realm holds {total} damage, at least {limit}."
+                   if out.eliminated else f"{d_name} stays in the game ({total} of {limit} damage).", is_eliminated)
+        return
+    state = city_state_after_capture(pos.scenario)
+    out.city_state = state
+    cites: list[Any] = [is_attacker_winner, "ra.conduct-a-siege.3.city"]
+    if state == "exhausted":
+        cites.append(city_state_after_capture)
+    trace.step(f"{a_name} wins and secures {name}, which enters his play area {state}.", *cites)
+
+
+def _end_of_combat(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
+    """Step 4, End of combat: wounded units are destroyed, the rest are discarded."""
+    doomed = {"attacker": wounded_to_destroy(pos.attacker.army), "defender": wounded_to_destroy(pos.defender.army)}
+    out.destroyed_at_end_of_combat = doomed
     if doomed["attacker"] or doomed["defender"]:
         trace.step("The wounded units counted at Resolution and are now destroyed: "
                    f"{', '.join(doomed['attacker'] + doomed['defender'])}.", wounded_to_destroy, "ra.conduct-a-siege.4")
     trace.step("End of combat: wounded units are destroyed; surviving units go to their owners' discard piles.",
                "ra.conduct-a-siege.4")
+
+
+@situation("rune-age", "siege", SiegePosition, labels=LABELS)
+@summarized(_summary)
+def resolve_siege(pos: SiegePosition, trace: Trace, corpus: Corpus) -> SiegeOutcome:
+    """Resolve a siege of a player-controlled city or Home Realm: both armies, ties, damage, elimination."""
+    out = SiegeOutcome(home_realm_total=(pos.target.damage or 0) if pos.target.kind == "home_realm" else None)
+    if not _declare(pos, out, trace, corpus):
+        return out
+    _assault(pos, trace)
+    _strengths(pos, out, trace)
+    _result(pos, out, trace, corpus)
+    _end_of_combat(pos, out, trace)
     return out

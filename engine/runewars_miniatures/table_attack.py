@@ -69,7 +69,7 @@ def from_table(fn: Resolver) -> Resolver:
     @functools.wraps(fn)
     def resolver(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> Mapping[str, Any]:
         if pos.get("units") is None:
-            return fn(pos, trace, corpus)
+            return dict(fn(pos, trace, corpus))
         derived, proof = derive_attack_facts(pos, trace, corpus)
         if trace.violations:
             return {"from_table": proof, **({"overlaps": proof["overlaps"]} if proof.get("overlaps") else {})}

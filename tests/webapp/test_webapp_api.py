@@ -28,7 +28,7 @@ def test_situations_lists_every_registered_situation_with_its_schema(client: Fla
     assert listed == set(load_situations())
     for s in data["situations"]:
         assert s["schema"]["type"] == "object"
-        assert s["schema"]["properties"]["situation"] == {"const": s["situation"]}
+        assert s["schema"]["properties"]["situation"]["const"] == s["situation"]
 
 
 def test_resolve_answers_every_scenario_like_the_engine(client: FlaskClient,
