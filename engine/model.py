@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from engine.errors import UnreadableInputError
 
@@ -107,6 +107,16 @@ def labelled(labels: Mapping[str, str]) -> Callable[[JsonSchema], None]:
     def hook(schema: JsonSchema) -> None:
         schema["x-enum-labels"] = words
     return hook
+
+
+def refuse(message: str, field: str | int | None = None) -> PydanticCustomError:
+    """Return the error a model validator raises for a position its types admit but the situation cannot read.
+
+    *field* (a key or list index below the model being validated) makes the reported path point at the
+    offending value: ``raise refuse("a unit cannot be its own target", "target")`` inside the model at
+    ``attacks[1]`` reports ``attacks[1].target``. The message is lower case and names the value.
+    """
+    return PydanticCustomError("runecodex", "{message}", {"message": message, "field": field})
 
 
 # ------------------------------------------------------------------------------------------ schema
@@ -217,6 +227,11 @@ def unreadable(exc: ValidationError, data: Any) -> UnreadableInputError:
     """Return the contract's error for a failed validation of *data* (first error, path in our notation)."""
     error = _best(exc.errors(include_url=False, include_input=False))
     loc = tuple(p for p in error["loc"] if isinstance(p, int | str))
+    if error["type"] == "runecodex":
+        ctx = error.get("ctx") or {}
+        field = ctx.get("field")
+        return UnreadableInputError(str(ctx.get("message", "")), path=json_path((*loc, field) if field is not None
+                                                                                else loc))
     message = _message(error, _value_at(data, loc))
     return UnreadableInputError(message if len(message) <= 300 else message[:297] + "...", path=json_path(loc))
 
@@ -230,4 +245,4 @@ def validate(model: type[Position], data: Any) -> Position:
 
 
 __all__ = ["MAX_ITEMS", "Field", "Model", "OpenPosition", "Outcome", "Position", "labelled", "maybe",
-           "published_schema", "unreadable", "validate"]
+           "published_schema", "refuse", "unreadable", "validate"]
