@@ -103,8 +103,7 @@ def publish(staged: Path, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     for left in _staging_leftovers(out):  # from a build killed while swapping (we hold the lock)
         ownership.remove_owned(left)
-    fresh = out.parent / f".{out.name}-new-{os.getpid()}"
-    ownership.remove_owned(fresh)
+    fresh = out.parent / f".{out.name}-new-{os.getpid()}-{time.time_ns()}"
     fresh.mkdir()
     ownership.write_marker(fresh, "site-staging", tree=True)  # ours even if this process is killed now
     shutil.copytree(staged, fresh, symlinks=True, dirs_exist_ok=True)
@@ -114,7 +113,7 @@ def publish(staged: Path, out: Path) -> None:
         if _renameat2_exchange(fresh, out):
             ownership.remove_owned(fresh)
             return
-        old = out.parent / f".{out.name}-old-{os.getpid()}"
+        old = out.parent / f".{out.name}-old-{os.getpid()}-{time.time_ns()}"
         os.replace(out, old)
         os.replace(fresh, out)
         ownership.remove_owned(old)
@@ -139,7 +138,7 @@ def build_site(out: Path | None = None, *, fresh: bool = False, jobs: int | None
     ownership.check_dir(cache, "the site's build cache")
     corpus = get_corpus(rules)  # validate first: a broken corpus fails here, clearly
     cache.parent.mkdir(parents=True, exist_ok=True)
-    with locks.exclusive(cache.parent / f".{out.name}.lock", f"another build of {out}"):
+    with locks.exclusive(locks.lock_path(out), f"another build of {out}"):
         return _build_locked(out, cache, corpus, fresh=fresh, jobs=jobs, search_index=search_index,
                              status=status, pictures=pictures, pages=pages, started=started)
 
@@ -188,7 +187,7 @@ def _build_locked(out: Path, cache: Path, corpus: Corpus, *, fresh: bool, jobs: 
     if lines or app.statuscode:
         raise SiteBuildError(f"the site build reported {len(lines)} warning(s) (warnings are errors)", lines)
     publish(staged, out)
-    stamp.write_text("the staging folder matches the published site\n", encoding="utf-8")
+    ownership.write_aside(stamp, b"the staging folder matches the published site\n")
     page_count = sum(1 for _ in out.rglob("*.html"))
     return BuildReport(out, time.perf_counter() - started, page_count, index_dir)
 

@@ -309,13 +309,11 @@ def cmd_graph(args: argparse.Namespace) -> int:
     from engine.graph import graph_command
 
     if args.output:
-        ownership.check_file(Path(args.output), "the graph")
+        ownership.check_file(Path(args.output), "the graph")  # refused before the graph is computed
     status, text = graph_command(get_corpus(), stats=args.stats, list_all=args.all, as_json=args.json,
                                  term=args.term, game=args.game, depth=args.depth, max_nodes=args.max_nodes,
                                  fmt=args.format, output=args.output, base=args.base)
-    if args.output and Path(args.output).is_file():
-        ownership.record_file(Path(args.output))
-    sys.stdout.write(text)
+    sys.stdout.write(text)  # the file itself is written and recorded by engine.ownership.write_file
     return status
 
 

@@ -516,6 +516,9 @@ def graph_command(corpus: Corpus, *, stats: bool, list_all: bool, as_json: bool,
     if output:
         from pathlib import Path
 
-        Path(output).write_text(text, encoding="utf-8")
+        from engine.ownership import write_file
+
+        # aside, then renamed: a full disk or a link planted at *output* never costs the previous file
+        write_file(Path(output), text.encode("utf-8"), "the graph")
         return 0, f"wrote {output} ({sub.number_of_nodes()} nodes, {sub.number_of_edges()} edges)\n"
     return 0, text

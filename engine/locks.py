@@ -15,7 +15,9 @@ import contextlib
 import ctypes
 import ctypes.util
 import fcntl
+import hashlib
 import os
+import re
 import signal
 import stat
 import sys
@@ -55,11 +57,70 @@ def _holder(fd: int) -> str:
     return f" (pid {text})" if text.isdigit() else ""
 
 
+def lock_path(target: Path) -> Path:
+    """Return the lock file guarding builds of *target*: in the cache folder, never beside the user's output.
+
+    The name holds the target's name and a digest of its absolute path, so two outputs never share one.
+    """
+    from engine import ownership
+
+    full = os.path.abspath(target)
+    folder = ownership.claim_dir(ownership.state_dir(), "cache", "the cache") / "locks"
+    folder.mkdir(exist_ok=True)
+    digest = hashlib.sha256(os.fsencode(full)).hexdigest()[:16]
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", Path(full).name)[:40] or "root"
+    return folder / f"{name}-{digest}.lock"
+
+
+def _open_lock(path: Path) -> int:
+    """Open (creating) the lock file *path*, refusing a link, a folder or a file that is not a lock of ours."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
+    except OSError as exc:  # a symbolic link (ELOOP), a folder, …: not a lock file of ours
+        raise OutputRefusedError(f"cannot use the lock file {str(path)!r}: "
+                                 f"{(exc.strerror or str(exc)).lower()}", path="output") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or (st.st_size and not _holder(fd)):
+        os.close(fd)
+        raise OutputRefusedError(f"refusing to use {str(path)!r} as a lock file: it is not runecodex's "
+                                 "(remove it if it is not needed)", path="output")
+    return fd
+
+
+def _still_there(fd: int, path: Path) -> bool:
+    """Return whether *path* is still the file open as *fd* (a releasing holder removes it)."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _acquire(path: Path, waiting_for: str, out: TextIO | None) -> int:
+    """Return an open descriptor of *path* holding its lock; wait (saying so once) while another holds it."""
+    said = False
+    while True:
+        fd = _open_lock(path)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            if not said:
+                stream = out if out is not None else sys.stderr
+                print(f"runecodex: waiting for {waiting_for}{_holder(fd)} to finish…", file=stream, flush=True)
+                said = True
+            fcntl.lockf(fd, fcntl.LOCK_EX)
+        if _still_there(fd, path):
+            return fd
+        os.close(fd)  # the holder removed it as it finished: lock the next one
+
+
 @contextlib.contextmanager
 def exclusive(path: Path, waiting_for: str, out: TextIO | None = None) -> Iterator[None]:
     """Hold an exclusive lock on *path* for the ``with`` block; wait for it, saying so, when it is held.
 
-    *waiting_for* names the holder's work for the message (``"another build of build/site"``).
+    *waiting_for* names the holder's work for the message (``"another build of build/site"``). The lock
+    file is removed when the block ends (while still locked, so that a waiter locks a fresh one).
     """
     path = Path(path)
     key = os.path.abspath(path)
@@ -67,29 +128,13 @@ def exclusive(path: Path, waiting_for: str, out: TextIO | None = None) -> Iterat
         local = _THREAD_LOCKS.setdefault(key, threading.Lock())
     with local:  # POSIX locks are per process: threads of one process take turns here first
         path.parent.mkdir(parents=True, exist_ok=True)
+        fd = _acquire(path, waiting_for, out)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
-        except OSError as exc:  # a symbolic link (ELOOP), a folder, …: not a lock file of ours
-            raise OutputRefusedError(f"cannot use the lock file {str(path)!r}: "
-                                     f"{(exc.strerror or str(exc)).lower()}", path="output") from None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode) or (st.st_size and not _holder(fd)):
-                raise OutputRefusedError(f"refusing to use {str(path)!r} as a lock file: it is not runecodex's "
-                                         "(remove it if it is not needed)", path="output")
-            try:
-                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                stream = out if out is not None else sys.stderr
-                print(f"runecodex: waiting for {waiting_for}{_holder(fd)} to finish…", file=stream, flush=True)
-                fcntl.lockf(fd, fcntl.LOCK_EX)
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-            try:
-                yield
-            finally:
-                with contextlib.suppress(OSError):
-                    os.ftruncate(fd, 0)
-                fcntl.lockf(fd, fcntl.LOCK_UN)
+            yield
         finally:
-            os.close(fd)
+            if _still_there(fd, path):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            os.close(fd)  # closing drops the lock

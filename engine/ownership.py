@@ -9,6 +9,9 @@ Sphinx extension) goes through this module. The rules:
   folder Runecodex created empty and fills with tools it runs (Sphinx's caches, a search-index
   generation): everything below it is Runecodex's. Removing a folder removes only the files its
   marker lists (or, for a tree, the folder it created); anything else found there is left in place.
+  Removal never follows a symbolic link, at any depth: folders are opened with ``O_NOFOLLOW`` relative
+  to their parent's descriptor and names unlinked relative to it, so a link the user put inside an
+  output (``pub/_static -> ../my-assets``) loses at most the link itself, never what it points at.
 * **A folder target** may be written when it does not exist, is empty, or carries our marker.
   A folder that exists, is not empty and has no marker is refused (:class:`OutputRefusedError`,
   exit 2), never emptied. So is a target that is not a folder: a regular file, a device node such as
@@ -17,7 +20,8 @@ Sphinx extension) goes through this module. The rules:
   or holds exactly the bytes Runecodex last wrote there (a ledger in the cache folder records the
   SHA-256 of every file written, by absolute path). A file the user made or changed, a folder, a
   device node, a socket, a pipe or a symbolic link is refused. Files are written aside and renamed
-  into place, so a reader never sees half a file.
+  into place (:func:`write_aside`, the one writer), so a reader never sees half a file, a full disk
+  leaves the previous file as it was, and a link planted at the path meanwhile is refused, not followed.
 * **The project's own build tree** (``build/`` beside the package, which ``make clean`` removes
   whole) counts as Runecodex's: folders and files strictly inside it are ours even without a marker
   (builds made before markers existed keep working). Symbolic links and device nodes there are still
@@ -31,7 +35,6 @@ import fcntl
 import hashlib
 import json
 import os
-import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -45,10 +48,14 @@ OWNER = "runecodex"
 LEDGER = "owned-files.json"
 LEDGER_LIMIT = 2000
 ROOT = Path(__file__).resolve().parent.parent
+# Removal never follows a symbolic link, at any depth: every folder is opened with O_NOFOLLOW relative
+# to its parent's descriptor, and names are unlinked relative to the folder's descriptor (unlinking a
+# link removes the link, never what it points at).
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 __all__ = [
     "MARKER", "OutputRefusedError", "check_dir", "check_file", "check_link", "claim_dir", "describe", "is_owned_dir",
-    "read_marker", "record_file", "remove_owned", "write_file", "write_marker",
+    "read_marker", "record_file", "remove_owned", "write_aside", "write_file", "write_marker",
 ]
 
 
@@ -128,14 +135,18 @@ def _check_parent(path: Path, what: str) -> None:
 
 # ------------------------------------------------------------------------------------------ markers
 
-def read_marker(folder: Path) -> dict[str, Any] | None:
-    """Return the marker of *folder* when it is ours (a regular file naming Runecodex), else ``None``."""
-    path = Path(folder) / MARKER
+def _marker_at(dir_fd: int) -> dict[str, Any] | None:
+    """Return the marker in the open folder *dir_fd* when it is ours (a regular file naming Runecodex)."""
     try:
-        st = os.lstat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > 64 * 1024 * 1024:
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(MARKER, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode) or st.st_size > 64 * 1024 * 1024:
+                return None
+            data = json.loads(fh.read().decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("owner") != OWNER:
@@ -146,19 +157,22 @@ def read_marker(folder: Path) -> dict[str, Any] | None:
     return data
 
 
+def read_marker(folder: Path) -> dict[str, Any] | None:
+    """Return the marker of *folder* when it is ours (a regular file naming Runecodex), else ``None``."""
+    try:
+        fd = os.open(Path(folder), _DIR_FLAGS & ~os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        return _marker_at(fd)
+    finally:
+        os.close(fd)
+
+
 def write_marker(folder: Path, kind: str, files: Iterable[str] = (), *, tree: bool = False) -> None:
     """Write (aside, then rename) the marker of *folder*: ours, of *kind*, listing *files*."""
-    folder = Path(folder)
     data = {"owner": OWNER, "kind": kind, "tree": tree, "files": sorted(set(files) - {MARKER})}
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f"{MARKER}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, folder / MARKER)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_aside(Path(folder) / MARKER, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
 def is_owned_dir(folder: Path) -> bool:
@@ -233,52 +247,126 @@ def claim_dir(path: Path, kind: str, what: str = "output", *, tree: bool = False
     return path
 
 
-def _listed(folder: Path, rel: str) -> Path | None:
-    """Return ``folder/rel`` when *rel* is a plain relative path that stays inside *folder*."""
+def _listed(rel: str) -> tuple[str, ...] | None:
+    """Return the parts of *rel* when it is a plain relative path that stays inside its folder."""
     parts = Path(rel).parts
     if not parts or Path(rel).is_absolute() or any(p in ("", ".", "..") for p in parts):
         return None
-    return folder.joinpath(*parts)
+    return parts
+
+
+def _open_dir(name: str | Path, dir_fd: int | None = None) -> int | None:
+    """Open the real folder *name* (relative to *dir_fd*); ``None`` for a link, a file or nothing."""
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def _opened(name: str | Path, dir_fd: int | None = None) -> Iterator[int | None]:
+    fd = _open_dir(name, dir_fd)
+    try:
+        yield fd
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _entries(dir_fd: int) -> list[tuple[str, bool]]:
+    """Return ``(name, is a real folder)`` of every entry of the open folder *dir_fd*."""
+    try:
+        with os.scandir(dir_fd) as it:
+            return [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
+    except OSError:
+        return []
+
+
+def _clear(dir_fd: int, only_folders: bool = False) -> None:
+    """Remove what lies below the open folder *dir_fd* (only its empty folders if *only_folders*)."""
+    for name, is_dir in _entries(dir_fd):
+        if not is_dir:
+            if not only_folders:
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=dir_fd)
+            continue
+        with _opened(name, dir_fd) as sub:
+            if sub is not None:
+                _clear(sub, only_folders)
+        with contextlib.suppress(OSError):
+            os.rmdir(name, dir_fd=dir_fd)  # fails when not empty, or when it became something else
+
+
+def _unlink_listed(root_fd: int, parts: tuple[str, ...]) -> None:
+    """Unlink ``root/parts`` (a file or a link, never a folder), descending only through real folders."""
+    opened: list[int] = []
+    try:
+        here = root_fd
+        for part in parts[:-1]:
+            sub = _open_dir(part, here)
+            if sub is None:
+                return  # a link (or a file) where a folder was: never descended into
+            opened.append(sub)
+            here = sub
+        if not stat.S_ISDIR(os.stat(parts[-1], dir_fd=here, follow_symlinks=False).st_mode):
+            os.unlink(parts[-1], dir_fd=here)
+    except OSError:
+        return
+    finally:
+        for fd in opened:
+            os.close(fd)
+
+
+def _leftovers(folder: Path) -> list[Path]:
+    """Return what is still in *folder* (links listed, never followed), or *folder* itself."""
+    if not os.path.lexists(folder):
+        return []
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        return [folder]
+    found = [Path(top) / name for top, dirs, files in os.walk(folder) for name in (*dirs, *files)]
+    return sorted(found) or [folder]
 
 
 def remove_owned(folder: Path) -> list[Path]:
     """Remove what Runecodex owns in *folder*; return what was left in place (empty when all is gone).
 
-    A folder whose marker lists files loses exactly those files (never following links), then its
-    empty subfolders, its marker and itself when empty. A ``tree`` folder, or one inside the project's
-    build tree, was created by Runecodex and is removed whole. A folder that is not ours is left alone.
+    A folder whose marker lists files loses exactly those files, then its empty subfolders, its marker
+    and itself when empty. A ``tree`` folder, or one inside the project's build tree, was created by
+    Runecodex and is removed whole. A folder that is not ours, or a symbolic link, is left alone; no
+    symbolic link is ever followed, at any depth (a listed name that is a link loses the link only).
     """
-    folder = Path(folder)
-    st = _lstat(folder)
-    if st is None:
-        return []
-    if not stat.S_ISDIR(st.st_mode):
-        return [folder]
-    marker = read_marker(folder)
-    if (marker is not None and marker.get("tree")) or (marker is None and is_in_build_tree(folder)):
-        shutil.rmtree(folder, ignore_errors=True)
-        return [folder] if os.path.lexists(folder) else []
-    if marker is None:
-        with contextlib.suppress(OSError):
-            folder.rmdir()  # an empty folder loses nothing
-        return [folder] if os.path.lexists(folder) else []
-    for rel in marker["files"]:
-        target = _listed(folder, rel)
-        if target is None:
-            continue
-        tst = _lstat(target)
-        if tst is not None and not stat.S_ISDIR(tst.st_mode):
-            with contextlib.suppress(OSError):
-                target.unlink()
-    for sub in sorted((p for p in folder.rglob("*") if p.is_dir() and not p.is_symlink()), reverse=True):
-        with contextlib.suppress(OSError):
-            sub.rmdir()  # only when empty
-    (folder / MARKER).unlink(missing_ok=True)
+    folder = Path(os.path.abspath(folder))
     try:
-        folder.rmdir()
+        parent_fd = os.open(folder.parent, _DIR_FLAGS & ~os.O_NOFOLLOW)
     except OSError:
-        return sorted(folder.rglob("*"))
-    return []
+        return _leftovers(folder)
+    try:
+        with _opened(folder.name, parent_fd) as root:
+            if root is None:
+                return _leftovers(folder)
+            _remove_from(root, is_in_build_tree(folder))
+        with contextlib.suppress(OSError):
+            os.rmdir(folder.name, dir_fd=parent_fd)
+    finally:
+        os.close(parent_fd)
+    return _leftovers(folder)
+
+
+def _remove_from(root: int, in_build_tree: bool) -> None:
+    """Remove what is ours below the open folder *root* (its marker says what)."""
+    marker = _marker_at(root)
+    if (marker is not None and marker.get("tree")) or (marker is None and in_build_tree):
+        _clear(root)
+        return
+    if marker is None:
+        return  # not ours: an empty folder is removed by the caller, anything else stays
+    for rel in marker["files"]:
+        parts = _listed(rel)
+        if parts is not None:
+            _unlink_listed(root, parts)
+    _clear(root, only_folders=True)
+    with contextlib.suppress(OSError):
+        os.unlink(MARKER, dir_fd=root)
 
 
 # ------------------------------------------------------------------------------------------ files
@@ -316,10 +404,7 @@ def _ledger() -> Iterator[dict[str, str] | None]:
         yield entries
         if entries != before:
             keep = dict(list(entries.items())[-LEDGER_LIMIT:])
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{LEDGER}.", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"owner": OWNER, "files": keep}, fh, ensure_ascii=False)
-            os.replace(tmp, path)
+            write_aside(path, json.dumps({"owner": OWNER, "files": keep}, ensure_ascii=False).encode("utf-8"))
             marker = read_marker(folder)
             if marker is not None and LEDGER not in marker["files"]:
                 write_marker(folder, str(marker.get("kind", "cache")), [*marker["files"], LEDGER],
@@ -360,28 +445,43 @@ def check_file(path: Path, what: str = "output") -> None:
                               "remove it or choose another name")
 
 
+def write_aside(path: Path, data: bytes, before_swap: Callable[[], None] | None = None) -> None:
+    """Write *data* to *path*: into a new file beside it, then renamed over it in one ``os.replace``.
+
+    The new file is created with ``O_EXCL`` (never through a link) in *path*'s folder, flushed to disk,
+    and renamed over *path* after *before_swap* (a last ownership check) passed; the rename replaces a
+    link at *path* rather than following it. On any error (a full disk, say) the new file is removed
+    and *path* is left exactly as it was.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+            os.fchmod(fh.fileno(), 0o644)
+        if before_swap is not None:
+            before_swap()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def write_file(path: Path, data: bytes, what: str = "output") -> Path:
-    """Write *data* to *path* if it may be ours (:func:`check_file`): aside, then renamed into place."""
+    """Write *data* to *path* if it may be ours (:func:`check_file`): aside, then renamed into place.
+
+    Ownership is checked again on the final name just before the rename (nothing swapped in meanwhile).
+    """
     path = Path(path)
     check_file(path, what)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        write_aside(path, data, lambda: check_file(path, what))
     except OSError as exc:
         raise OutputRefusedError(f"cannot write {str(path)!r}: {(exc.strerror or str(exc)).lower()}",
                                  path="output") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        check_file(path, what)  # still ours a moment later (nothing swapped in meanwhile)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise OutputRefusedError(f"cannot write {str(path)!r}: {(exc.strerror or str(exc)).lower()}",
-                                 path="output") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     record_file(path, hashlib.sha256(data).hexdigest())
     return path

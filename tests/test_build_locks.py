@@ -130,13 +130,16 @@ def test_builds_killed_early_mid_sphinx_and_while_swapping_never_block_the_next(
     assert done.returncode == 0, done.stderr
     assert "waiting for" not in done.stderr
     assert (out / "index.html").is_file() and (out / "ids.json").is_file()
-    assert sorted(p.name for p in out.parent.iterdir()) == [".site-cache", ".site.lock", "site"]
+    # and leaves no lock file beside the user's output (locks live in the cache folder, removed when released)
+    assert sorted(p.name for p in out.parent.iterdir()) == [".site-cache", "site"]
+    assert not list((tmp_path / "cache" / "locks").iterdir())
 
 
-def test_a_waiting_build_says_what_it_waits_for(tmp_path: Path) -> None:
+def test_a_waiting_build_says_what_it_waits_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While another process holds the site's lock, a build says so (with the holder's pid) and then runs."""
     out = tmp_path / "site"
-    lock = tmp_path / ".site.lock"
+    monkeypatch.setenv("RUNECODEX_CACHE", str(tmp_path / "cache"))  # the build's cache (``_env``)
+    lock = locks.lock_path(out)
     holding = threading.Event()
     release = threading.Event()
 

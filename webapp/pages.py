@@ -131,7 +131,13 @@ def site_root_redirect() -> BaseResponse:
 @bp.get("/site/")
 @bp.get("/site/<path:path>")
 def site(path: str = "index.html") -> Response:
-    """Serve a file of the built site (``build/site``); 404 with a hint when the site is not built."""
+    """Serve a file of the built site (``build/site``); 404 with a hint when the site is not built.
+
+    Hidden names (a part starting with ``.``: the ownership marker ``.runecodex-owned.json``, Sphinx's
+    ``.buildinfo``) are never served.
+    """
+    if any(part.startswith(".") for part in path.replace("\\", "/").split("/")):
+        abort(404)
     root = _site_dir()
     if not (root / "index.html").is_file():
         # while `runecodex serve` builds it in the background: its progress, refreshed every 3 s

@@ -38,6 +38,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -363,13 +364,30 @@ def _build_lock(index_dir: Path) -> Iterator[None]:
     ownership.check_link(index_dir, f".{index_dir.name}-gen-", "the search index")
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     # a lock the kernel drops with its holder (never inherited by a forked child); waiting says so
-    with locks.exclusive(index_dir.parent / f".{index_dir.name}.lock",
-                         f"another build of the search index {index_dir}"):
+    with locks.exclusive(locks.lock_path(index_dir), f"another build of the search index {index_dir}"):
         yield
 
 
 def _generations(index_dir: Path) -> list[Path]:
-    return sorted(index_dir.parent.glob(f".{index_dir.name}-gen-*"), key=lambda p: p.stat().st_mtime_ns)
+    """Return the generation folders of *index_dir* (real folders of ours, never links), oldest first."""
+    found = []
+    for g in index_dir.parent.glob(f".{index_dir.name}-gen-*"):
+        with contextlib.suppress(OSError):
+            st = os.lstat(g)
+            if stat.S_ISDIR(st.st_mode) and ownership.is_owned_dir(g):
+                found.append((st.st_mtime_ns, g))
+    return [g for _, g in sorted(found)]
+
+
+def _complete(generation: Path) -> bool:
+    """Return whether *generation* was finished: its ``meta.json`` (written last) is there and reads."""
+    try:
+        if not stat.S_ISREG(os.lstat(generation / META_FILE).st_mode):
+            return False
+        meta = json.loads((generation / META_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(meta, dict) and meta.get("schema") is not None
 
 
 def _swap_in(index_dir: Path, generation: Path) -> None:
@@ -386,10 +404,17 @@ def _swap_in(index_dir: Path, generation: Path) -> None:
 
 
 def _prune(index_dir: Path, keep: int = 2) -> None:
-    """Delete old generations, keeping the current one and the one before (readers may hold it)."""
-    current = index_dir.resolve() if index_dir.is_symlink() else None
-    old = [g for g in _generations(index_dir) if g.resolve() != current and ownership.is_owned_dir(g)]
-    for g in old[: max(0, len(old) - (keep - 1))]:
+    """Delete old generations: never the one *index_dir* points at (the served one), first those a
+    killed build left unfinished, then complete ones beyond the *keep* - 1 newest (readers may hold them).
+    """
+    try:
+        current = os.readlink(index_dir)
+    except OSError:
+        current = None
+    old = [g for g in _generations(index_dir) if g.name != current]
+    complete = [g for g in old if _complete(g)]
+    broken = [g for g in old if g not in complete]
+    for g in broken + complete[: max(0, len(complete) - (keep - 1))]:
         ownership.remove_owned(g)
 
 
@@ -428,7 +453,7 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str, without: Iterable[
             "expansions": [e.to_json() for e in expansions(corpus, read_synonyms())],
             "known_words": alias_words(corpus),
         }
-        (generation / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        ownership.write_aside(generation / META_FILE, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
     except BaseException:
         ownership.remove_owned(generation)
         raise
