@@ -138,7 +138,7 @@ def _auto_title(name: str) -> str:
     return name.title().replace("_", " ")
 
 
-def _drop_auto_titles(node: Any) -> None:
+def drop_auto_titles(node: Any) -> None:
     """Remove the titles pydantic makes up from field names (the boards humanize keys the same way)."""
     if isinstance(node, dict):
         props = node.get("properties")
@@ -147,17 +147,17 @@ def _drop_auto_titles(node: Any) -> None:
                 if isinstance(sub, dict) and sub.get("title") == _auto_title(name):
                     del sub["title"]
         for value in node.values():
-            _drop_auto_titles(value)
+            drop_auto_titles(value)
     elif isinstance(node, list):
         for value in node:
-            _drop_auto_titles(value)
+            drop_auto_titles(value)
 
 
 def published_schema(model: type[BaseModel], title: str | None = None) -> JsonSchema:
     """Return *model*'s JSON Schema (draft 2020-12) with every reference inlined and no made-up titles."""
     raw = model.model_json_schema(mode="validation")
     schema: JsonSchema = _inline(raw, raw.get("$defs", {}))
-    _drop_auto_titles(schema)
+    drop_auto_titles(schema)
     out: JsonSchema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     if title:
         schema["title"] = title
@@ -244,5 +244,5 @@ def validate(model: type[Position], data: Any) -> Position:
         raise unreadable(exc, data) from None
 
 
-__all__ = ["MAX_ITEMS", "Field", "Model", "OpenPosition", "Outcome", "Position", "labelled", "maybe",
-           "published_schema", "refuse", "unreadable", "validate"]
+__all__ = ["MAX_ITEMS", "Field", "Model", "OpenPosition", "Outcome", "Position", "drop_auto_titles", "labelled",
+           "maybe", "published_schema", "refuse", "unreadable", "validate"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,27 @@ def test_openapi_describes_the_api_and_every_situation(client: FlaskClient,
     text = json.dumps(doc)
     for ref in set(part.split('"')[0] for part in text.split('"$ref": "')[1:]):
         assert ref.rsplit("/", 1)[1] in schemas, ref
+
+
+def test_every_ruling_has_the_shape_the_openapi_document_gives(client: FlaskClient,
+                                                                positions: list[tuple[str, dict[str, Any]]]) -> None:
+    """The document is generated from the models the answers are made of: each ruling validates against the
+    Ruling component and its outcome against the situation's outcome component, where one is declared."""
+    doc = client.get("/api/openapi.json").get_json()
+    schemas = doc["components"]["schemas"]
+    ruling_check = Draft202012Validator({"$ref": "#/components/schemas/Ruling", "components": {"schemas": schemas}})
+    typed = 0
+    for name, position in positions:
+        ruling = post(client, position).get_json()
+        assert ruling_check.is_valid(ruling), name
+        words = re.split("[-_]", f"{ruling['game']}-{ruling['situation']}")
+        comp = "".join(w[:1].upper() + w[1:] for w in words) + "Outcome"
+        if comp in schemas:
+            typed += 1
+            outcome = {k: v for k, v in ruling["outcome"].items() if k != "violations"}
+            errors = list(Draft202012Validator(schemas[comp]).iter_errors(outcome))
+            assert not errors, f"{name}: {errors[0].message}"
+    assert typed, "no situation declares its outcome model"
 
 
 def test_unexpected_errors_are_logged_and_json(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
