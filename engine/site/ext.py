@@ -23,7 +23,11 @@ What it adds to Sphinx:
   links a paragraph from anywhere. It leaves a placeholder node resolved on ``doctree-resolved``; an
   unknown id is a warning at the node's location (``-W`` makes it an error).
 * **The ``rc:paragraph`` directive** declares a paragraph anchor by hand (tests, hand-written pages).
-* ``ids.json`` at the root of the built site maps every paragraph id to its URL.
+* ``ids.json`` at the root of the built site maps every paragraph id to its URL (one fragment, also
+  for singlehtml: ``index.html#id``).
+* **Every builder.** The ``<details>`` nodes have HTML visitors; for any other builder (text, LaTeX,
+  man, Texinfo, ...) they become standard docutils nodes on ``doctree-resolved``. A refusal stops the
+  build with one ``ERROR:`` line and exit status 2, not a crash report.
 
 Block and inline vocabulary of page specs (``b`` for blocks, ``t`` for inline items; a plain string is
 text): blocks ``p`` (``inl``), ``bullets``/``enum`` (``items``: list of inline lists), ``section``
