@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from engine import __version__ as release  # noqa: E402  (the root is on the path from here)
+
 project = "Runecodex"
+version = release
 author = "the Runecodex project"
 copyright = "the Runecodex project (rules text restated in the project's own words)"  # noqa: A001
 language = "en"

@@ -23,7 +23,11 @@ What it adds to Sphinx:
   links a paragraph from anywhere. It leaves a placeholder node resolved on ``doctree-resolved``; an
   unknown id is a warning at the node's location (``-W`` makes it an error).
 * **The ``rc:paragraph`` directive** declares a paragraph anchor by hand (tests, hand-written pages).
-* ``ids.json`` at the root of the built site maps every paragraph id to its URL.
+* ``ids.json`` at the root of the built site maps every paragraph id to its URL (one fragment, also
+  for singlehtml: ``index.html#id``).
+* **Every builder.** The ``<details>`` nodes have HTML visitors; for any other builder (text, LaTeX,
+  man, Texinfo, ...) they become standard docutils nodes on ``doctree-resolved``. A refusal stops the
+  build with one ``ERROR:`` line and exit status 2, not a crash report.
 
 Block and inline vocabulary of page specs (``b`` for blocks, ``t`` for inline items; a plain string is
 text): blocks ``p`` (``inl``), ``bullets``/``enum`` (``items``: list of inline lists), ``section``
@@ -42,7 +46,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, NoReturn, cast
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -50,7 +54,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.domains import Domain, ObjType
 from sphinx.environment import BuildEnvironment
-from sphinx.errors import ExtensionError
+from sphinx.errors import ExtensionError, NoUri
 from sphinx.parsers import Parser
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective, SphinxRole
@@ -494,13 +498,41 @@ def _resolve(app: Sphinx, doctree: nodes.document, fromdocname: str) -> None:
             node.replace_self(nodes.inline("", "", *node.children, classes=["rc-broken"]))
             continue
         todoc = found[0]
-        if todoc == fromdocname and anchor:
+        if todoc == fromdocname and anchor and app.builder.format == "html":
             uri = "#" + anchor
         else:
-            uri = app.builder.get_relative_uri(fromdocname, todoc) + (f"#{anchor}" if anchor else "")
+            try:
+                uri = app.builder.get_relative_uri(fromdocname, todoc)
+            except NoUri:  # a page this builder does not write (a LaTeX document holding part of the site)
+                node.replace_self(nodes.inline("", "", *node.children, classes=node.get("classes", [])))
+                continue
+            uri = _with_anchor(uri, anchor)
         ref = nodes.reference("", "", *node.children, internal=True, refuri=uri,
                               classes=node.get("classes", []), reftitle=found[1])
         node.replace_self(ref)
+
+
+def _with_anchor(uri: str, anchor: str) -> str:
+    """Return *uri* pointing at *anchor*: one fragment, the anchor's (singlehtml's page URIs carry their own)."""
+    return f"{uri.partition('#')[0]}#{anchor}" if anchor else uri
+
+
+def _plain_nodes(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Turn the site's own block nodes into standard docutils nodes for non-HTML builders (``doctree-resolved``).
+
+    Only the HTML writers know ``<details>``; text, LaTeX, man, Texinfo and any other writer get a
+    container holding the summary line in bold, then the folded blocks, so every builder can write it.
+    """
+    if app.builder.format == "html":
+        return
+    for det in list(doctree.findall(rc_details)):
+        box = nodes.container("", classes=[*det.get("classes", []), "rc-details"])
+        for child in det.children:
+            if isinstance(child, rc_summary):
+                box += nodes.paragraph("", "", nodes.strong(child.astext(), child.astext()), classes=["rc-summary"])
+            else:
+                box += child.deepcopy()
+        det.replace_self(box)
 
 
 def _write_if_changed(path: Path, content: str) -> bool:
@@ -600,6 +632,17 @@ def _cached_svgs(sources: Mapping[str, str], cache: Path) -> dict[str, str]:
     return {key: (cache / f"{digest[key]}.svg").read_text(encoding="utf-8") for key in sources}
 
 
+def _refuse(message: str) -> NoReturn:
+    """Stop the build with one line saying what was refused and why, and Sphinx's error status (2).
+
+    An exception would reach ``sphinx-build`` as a crash report (versions, traceback, "please report this
+    to the Sphinx developers"); a refusal is the user's situation, not a bug: Sphinx's logger prints it as
+    one ``ERROR:`` line and the build exits with status 2, before anything is written.
+    """
+    logger.error("runecodex: %s", message)
+    raise SystemExit(2)
+
+
 def _own_srcdir(app: Sphinx, config: Any) -> None:
     """Move the source folder off the repository root to ``runecodex_srcdir`` (``config-inited``).
 
@@ -616,7 +659,7 @@ def _own_srcdir(app: Sphinx, config: Any) -> None:
         try:
             ownership.claim_dir(target, MANIFEST_KIND, "the generated site sources")
         except OutputRefusedError as exc:
-            raise ExtensionError(f"runecodex: {exc.message}") from None
+            _refuse(exc.message)
         app.srcdir = target
 
 
@@ -627,14 +670,14 @@ def _generate(app: Sphinx) -> None:
     confdir = Path(app.confdir)
     pages_dir = (confdir / app.config.runecodex_pages) if app.config.runecodex_pages else None
     if pages_dir is not None and pages_dir.resolve() == Path(app.srcdir).resolve():
-        raise ExtensionError("runecodex: the source folder must be in the build tree, not the hand-written "
-                             f"pages folder {pages_dir}")
+        _refuse(f"refusing to generate the site sources into the hand-written pages folder {str(pages_dir)!r}: "
+                "its files would be overwritten; give sphinx-build another source folder")
     rules = Path(app.config.runecodex_rules) if app.config.runecodex_rules else None
     try:
         counts = generate_sources(Path(app.srcdir), pages_dir, rules, Path(app.doctreedir) / "runecodex-graphs",
                                   pictures=app.config.runecodex_graph_pictures)
     except OutputRefusedError as exc:
-        raise ExtensionError(f"runecodex: {exc.message}") from None
+        _refuse(exc.message)
     logger.info("runecodex: %d pages (%d written, %d removed), %d graph pictures",
                 counts["pages"], counts["written"], counts["removed"], counts["pictures"])
     # a page added, removed or renamed changes every page's navigation: then re-read everything
@@ -659,8 +702,36 @@ def _write_ids(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     domain = _domain(app.env)
-    ids = {pid: f"{app.builder.get_target_uri(doc)}#{pid}" for pid, (doc, _) in sorted(domain.paragraphs.items())}
+    ids = {pid: _with_anchor(_page_uri(app, doc), pid) for pid, (doc, _) in sorted(domain.paragraphs.items())}
     Path(app.outdir, "ids.json").write_text(json.dumps(ids, ensure_ascii=False, indent=0), encoding="utf-8")
+
+
+def _page_uri(app: Sphinx, docname: str) -> str:
+    """Return the URL of *docname*'s page below the site root.
+
+    singlehtml gives every document as a fragment of the one page (``#document-x``): then the URL is
+    that page's, so an id's URL carries one fragment, the id's own (``index.html#ra.1.2``).
+    """
+    uri = app.builder.get_target_uri(docname)
+    if uri.startswith("#"):
+        return f"{app.config.root_doc}{getattr(app.builder, 'out_suffix', '.html')}"
+    return uri
+
+
+def _epub_leaves_out_doctrees(app: Sphinx) -> list[Any]:
+    """Keep Sphinx's doctrees out of the EPUB when they sit in its output folder (``html-collect-pages``).
+
+    ``sphinx-build -b epub . OUT`` puts the doctrees in ``OUT/.doctrees``; the EPUB builder packs every file
+    of its output folder and warns once per doctree it cannot pack. They are listed in the public
+    ``epub_exclude_files`` setting just before the EPUB is packed; other builders are left alone.
+    """
+    if app.builder.name != "epub":
+        return []
+    out, doctrees = Path(app.outdir).resolve(), Path(app.doctreedir).resolve()
+    if out in doctrees.parents:
+        extra = [str(p.relative_to(out)) for p in sorted(doctrees.rglob("*")) if p.is_file()]
+        app.config.epub_exclude_files = [*app.config.epub_exclude_files, *extra]
+    return []
 
 
 def _write_quick_references(app: Sphinx, exception: BaseException | None) -> None:
@@ -734,7 +805,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _collect)
     app.connect("doctree-resolved", _resolve)
+    app.connect("doctree-resolved", _plain_nodes)
     app.connect("build-finished", _write_ids)
+    app.connect("html-collect-pages", _epub_leaves_out_doctrees)
     app.connect("build-finished", _write_quick_references)
     app.connect("html-page-context", _stub_toctree, priority=400)
     app.connect("html-page-context", _navigation, priority=600)
