@@ -34,8 +34,8 @@ from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
 from engine.errors import RunecodexError, UnreadableInputError
-from webapp.app import MAX_BODY, create_app
-from webapp.limits import JSON_HEADERS, too_large_message
+from webapp.app import create_app
+from webapp.limits import JSON_HEADERS, MAX_BODY, too_large_message
 from webapp.services import site_dir_default
 
 # waitress: one process, a few worker threads (the work is CPU-bound Python under one GIL: more threads
