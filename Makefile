@@ -3,6 +3,10 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# where `make serve` listens: `make serve PORT=8080`, or PORT / HOST in the environment
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export HOST PORT
 
 .PHONY: serve test setup system-deps lint bench site load clean
 
@@ -20,7 +24,7 @@ system-deps:
 	@bash scripts/system-deps.sh
 
 serve: system-deps $(STAMP)
-	$(BIN)/runecodex serve
+	$(BIN)/runecodex serve --host "$$HOST" --port "$$PORT"
 
 test: system-deps $(STAMP)
 	$(BIN)/ruff check engine webapp tests bench

@@ -12,11 +12,16 @@ server by its process id. The attacks:
   each time), again and again; a ``503`` must carry ``Retry-After`` and JSON;
 - ``idle``: 260 connections opened and left idle (half of them after sending part of a request line);
 - ``big-invalid``: 4 clients post a 240 KB invalid position again and again (each must be a JSON 400);
+- ``new-conn``: no attack, but every good request on a new connection (the baseline of the next one);
+- ``slow-1100``: 1,100 sockets (more than waitress's 1,000 connection slots) each trickle a byte every
+  5 s, half of them a request line, half a body after complete headers, and reconnect when the server
+  closes them; the good clients open a new connection per request, as a new visitor does. This phase
+  lasts at least 15 s, so that the 10 s header deadline is reached;
 - then single hostile requests, each of which must be a JSON 400 with a path (lone surrogate, ``2.0``
   for an integer, 5,000-digit integer, ``1e308``, 100,000-deep nesting) or the JSON 413 (2 MB body).
 
-The report gives the well-behaved clients' p50/p95/max latency per phase. Exit status 1 when a p95 is
-over 1 s, or any answer (to anyone) is a 500 or not JSON where JSON is due.
+The report gives the well-behaved clients' p50/p95/p99/max latency per phase. Exit status 1 when a p95
+is over 1 s (for ``slow-1100``, the p99), or any answer (to anyone) is a 500 or not JSON where JSON is due.
 
     .venv/bin/python bench/hostile.py [--seconds 8] [--json FILE]
 """
@@ -27,6 +32,7 @@ import argparse
 import http.client
 import json
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -43,6 +49,11 @@ HOST = "127.0.0.1"
 THREADS = 4
 MAX_SECONDS = 30.0
 P95_LIMIT = 1.0
+SLOW_SOCKETS = 1100
+SLOW_EVERY = 5.0  # seconds between two bytes of a trickling socket
+SLOW_MIN_SECONDS = 15.0
+NEW_CONNECTION_PHASES = {"new-conn", "slow-1100"}
+P99_PHASES = {"slow-1100"}
 WORDS = ["attack", "morale", "rout", "battle", "influence", "dragon", "rune", "gold", "siege", "city", "tray",
          "rank", "panic", "surge", "wound", "hero", "quest", "season", "winter", "fortify", "reanimate",
          "elf", "spear", "stronghold", "card", "army", "enemy", "ladder", "ailment", "deck", "cost"]
@@ -123,8 +134,9 @@ def _positions() -> list[dict[str, Any]]:
     return out
 
 
-def good_client(port: int, stop: threading.Event, tally: Tally, seed: int, positions: list[dict[str, Any]]) -> None:
-    """Alternate uncached searches and resolves on one keep-alive connection until *stop*."""
+def good_client(port: int, stop: threading.Event, tally: Tally, seed: int, positions: list[dict[str, Any]],
+                new_connections: bool = False) -> None:
+    """Alternate uncached searches and resolves on one keep-alive connection (or a new one each time)."""
     rnd = random.Random(seed)
     conn = http.client.HTTPConnection(HOST, port, timeout=30)
     n = 0
@@ -140,7 +152,8 @@ def good_client(port: int, stop: threading.Event, tally: Tally, seed: int, posit
                 body = json.dumps(pos).encode()
         started = time.perf_counter()
         try:
-            status, headers, data = request(port, "POST" if body else "GET", path, body, conn)
+            status, headers, data = request(port, "POST" if body else "GET", path, body,
+                                            None if new_connections else conn)
         except (OSError, http.client.HTTPException) as exc:
             tally.problem(f"good {where}: {exc!r}")
             conn.close()
@@ -273,8 +286,64 @@ def big_invalid(port: int, stop: threading.Event, tally: Tally) -> None:
         t.join(timeout=60)
 
 
+def _slow_socket(port: int, k: int) -> tuple[socket.socket, bytes]:
+    """Connect one trickler: even ones trickle a request line, odd ones a body after complete headers."""
+    s = socket.create_connection((HOST, port), timeout=10)
+    s.setblocking(False)
+    if k % 2:
+        s.send(b"POST /api/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+               b"Content-Length: 100000\r\n\r\n")
+        return s, b" " * 100_000
+    return s, b"GET /api/search?q=" + b"a" * 10_000 + b" HTTP/1.1\r\n"
+
+
+def _closed_by_server(s: socket.socket) -> bool:
+    try:
+        return s.recv(4096, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def slow_1100(port: int, stop: threading.Event, tally: Tally) -> None:
+    """1,100 sockets trickle a byte every 5 s each (staggered); a socket the server closes is reopened."""
+    socks: list[tuple[socket.socket, bytes] | None] = [None] * SLOW_SOCKETS
+    sent = [0] * SLOW_SOCKETS
+    due = [time.monotonic() + SLOW_EVERY * k / SLOW_SOCKETS for k in range(SLOW_SOCKETS)]
+    for k in range(SLOW_SOCKETS):
+        try:
+            socks[k], sent[k] = _slow_socket(port, k), 0
+        except OSError as exc:
+            tally.answered(f"slow connect failed: {type(exc).__name__}")
+    tally.answered(f"slow sockets opened: {sum(1 for s in socks if s is not None)}")
+    while not stop.wait(0.02):
+        now = time.monotonic()
+        for k in range(SLOW_SOCKETS):
+            if due[k] > now:
+                continue
+            due[k] = now + SLOW_EVERY
+            entry = socks[k]
+            try:
+                if entry is None or _closed_by_server(entry[0]):
+                    if entry is not None:
+                        entry[0].close()
+                        tally.answered("slow sockets closed by the server")
+                    socks[k] = entry = _slow_socket(port, k)
+                    sent[k] = 0
+                entry[0].send(entry[1][sent[k]:sent[k] + 1])
+                sent[k] += 1
+            except OSError:
+                socks[k] = None
+                tally.answered("slow sockets refused or reset")
+    for entry in socks:
+        if entry is not None:
+            entry[0].close()
+
+
 ATTACKS: dict[str, Callable[[int, threading.Event, Tally], None] | None] = {
-    "baseline": None, "slow-body": slow_body, "pdf-flood": pdf_flood, "idle": idle, "big-invalid": big_invalid}
+    "baseline": None, "slow-body": slow_body, "pdf-flood": pdf_flood, "idle": idle, "big-invalid": big_invalid,
+    "new-conn": None, "slow-1100": slow_1100}
 
 
 def single_requests(port: int, tally: Tally) -> list[str]:
@@ -363,7 +432,8 @@ def run_phase(port: int, name: str, seconds: float, positions: list[dict[str, An
         attacker = threading.Thread(target=attack, args=(port, stop_attack, tally), daemon=True)
         attacker.start()
         time.sleep(1.0)  # let the attack build up before measuring
-    good = [threading.Thread(target=good_client, args=(port, stop_good, tally, k, positions), daemon=True)
+    good = [threading.Thread(target=good_client, args=(port, stop_good, tally, k, positions,
+                                                       name in NEW_CONNECTION_PHASES), daemon=True)
             for k in range(3)]
     for t in good:
         t.start()
@@ -382,24 +452,33 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help=f"per phase (at most {MAX_SECONDS:.0f})")
     parser.add_argument("--json", help="also write the report to this file")
+    parser.add_argument("--only", action="append", choices=sorted(ATTACKS), help="run only this phase (repeatable)")
     args = parser.parse_args(argv)
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
+    names = set(args.only or ())
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # 1,100 sockets here too
+    if soft != resource.RLIM_INFINITY and soft < 4096 and (hard == resource.RLIM_INFINITY or soft < hard):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (4096 if hard == resource.RLIM_INFINITY else min(hard, 4096),
+                                                    hard))
     positions = _positions()
     proc, port = start_server()
     report: dict[str, Any] = {"threads": THREADS, "seconds": seconds, "phases": {}}
     failed = False
     try:
         for name in ATTACKS:
-            tally = run_phase(port, name, seconds, positions)
-            p50, p95 = tally.percentile(0.5), tally.percentile(0.95)
+            if names and name not in names:
+                continue
+            tally = run_phase(port, name, max(seconds, SLOW_MIN_SECONDS) if name == "slow-1100" else seconds,
+                              positions)
+            p50, p95, p99 = tally.percentile(0.5), tally.percentile(0.95), tally.percentile(0.99)
             worst = max(tally.latencies, default=0.0)
-            ok = p95 <= P95_LIMIT and not tally.problems and bool(tally.latencies)
+            ok = (p99 if name in P99_PHASES else p95) <= P95_LIMIT and not tally.problems and bool(tally.latencies)
             failed |= not ok
-            report["phases"][name] = {"requests": len(tally.latencies), "p50": p50, "p95": p95, "max": worst,
-                                      "attack": tally.attack_answers, "problems": tally.problems}
+            report["phases"][name] = {"requests": len(tally.latencies), "p50": p50, "p95": p95, "p99": p99,
+                                      "max": worst, "attack": tally.attack_answers, "problems": tally.problems}
             print(f"{name:<12} {len(tally.latencies):>5} good requests  p50 {p50 * 1000:7.1f} ms  "
-                  f"p95 {p95 * 1000:7.1f} ms  max {worst * 1000:7.1f} ms  {'ok' if ok else 'FAIL'}  "
-                  f"{tally.attack_answers}", flush=True)
+                  f"p95 {p95 * 1000:7.1f} ms  p99 {p99 * 1000:7.1f} ms  max {worst * 1000:7.1f} ms  "
+                  f"{'ok' if ok else 'FAIL'}  {tally.attack_answers}", flush=True)
             for text in tally.problems[:10]:
                 print(f"    problem: {text}")
         tally = Tally()

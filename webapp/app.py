@@ -18,10 +18,11 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError, UnreadableInputError
+from webapp.limits import MAX_BODY, SECURITY_HEADERS, too_large_message
 from webapp.services import CACHE_BYTES, ServiceBusyError, Services
 from webapp.snapshot import VersionUnavailableError
 
-MAX_BODY = 256 * 1024
+__all__ = ["MAX_BODY", "create_app"]
 
 # The app's own pages: nothing inline, nothing external.
 CSP_APP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -97,11 +98,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
-    ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
-    ("X-Frame-Options", "SAMEORIGIN"))
-
-
 def _wants_json() -> bool:
     if request.path.startswith("/api/"):
         return True
@@ -150,7 +146,7 @@ def _register_errors(app: Flask) -> None:
         status = exc.code or 500
         custom = exc.description if exc.description != type(exc).description else None
         text = {404: "not found", 405: "method not allowed",
-                413: f"request body too large (at most {MAX_BODY // 1024} KiB)"}.get(status)
+                413: too_large_message(MAX_BODY)}.get(status)
         message = custom or text or (exc.description or exc.name).strip().rstrip(".")
         message = message[:1].lower() + message[1:]
         result = _error(message, "", status)

@@ -19,8 +19,6 @@ from webapp.services import Services
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-HEADERS = JSON_HEADERS
-
 
 class FastPath:
     """Serve cache hits of /api/resolve and /api/search without entering Flask."""
@@ -48,7 +46,7 @@ class FastPath:
             hit = self.services.cached("search", environ.get("QUERY_STRING", "").encode("latin-1"))
         if hit is None:
             return self.app(environ, start_response)
-        headers = [*HEADERS, ("Content-Length", str(len(hit)))]
+        headers = [*JSON_HEADERS, ("Content-Length", str(len(hit)))]
         snap = self.services.versions.peek()
         if snap is not None:
             headers.append(("X-Runecodex-Corpus", snap.short))

@@ -1,5 +1,9 @@
 """Refuse oversized request bodies before reading them, with the contract's JSON 413.
 
+Also the one definition of the security headers every response carries and of the 413 message, used
+by the Flask app (:mod:`webapp.app`), the fast path (:mod:`webapp.fastpath`) and waitress's own error
+answers (:mod:`webapp.server`), which answer without Flask.
+
 :class:`BodyLimit` is the outermost WSGI middleware of the app: a request whose ``Content-Length`` is
 over the limit gets ``413 {"error", "path": ""}`` at once, without a byte of its body being read (a
 chunked body is counted by Flask's ``MAX_CONTENT_LENGTH`` as it is read, with the same JSON answer).
@@ -14,9 +18,15 @@ from typing import Any
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-JSON_HEADERS = [("Content-Type", "application/json"), ("X-Content-Type-Options", "nosniff"),
-                ("Referrer-Policy", "same-origin"), ("X-Frame-Options", "SAMEORIGIN"),
-                ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'self'")]
+MAX_BODY = 256 * 1024  # bytes of a request body the app reads at most
+
+# on every response (the app adds its Content-Security-Policy per page; answers made without Flask carry
+# CSP_JSON: JSON needs nothing)
+SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
+    ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "SAMEORIGIN"))
+CSP_JSON = "default-src 'none'; frame-ancestors 'self'"
+JSON_HEADERS = [("Content-Type", "application/json"), *SECURITY_HEADERS, ("Content-Security-Policy", CSP_JSON)]
 
 
 def json_error(status: int, message: str, path: str = "") -> bytes:

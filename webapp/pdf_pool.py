@@ -10,13 +10,19 @@ PDF that is not ready gets ``503`` with ``Retry-After`` at once (its render stay
 a cache hit), and when *queue* different renders are already waiting a new one is refused the same way.
 The worker reads the corpus itself and checks that its files still have the requested fingerprint, so
 a PDF is never labelled with a version it was not made from.
+
+The worker watches its parent: when the server is gone (even killed with ``kill -9``, so that it could
+not stop the pool) the worker exits within a second instead of staying behind with its ~125 MB, and
+with it the ``multiprocessing`` resource tracker, which lives as long as a process holds its pipe.
 """
 
 from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -27,8 +33,20 @@ from typing import Any
 from webapp.services import LRU, ServiceBusyError
 
 SECONDS_PER_RENDER = 3  # a typical sheet; used for Retry-After
+PARENT_CHECK_SECONDS = 0.5  # how often the worker looks whether the server is still its parent
 
 _WORKER_CORPUS: dict[str, Any] = {}
+
+
+def watch_parent(parent: int) -> None:
+    """In the worker: exit at once when the process *parent* is no longer this process's parent."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)  # the server is gone: nobody will ever read a result
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def warm_worker() -> bool:
@@ -74,7 +92,8 @@ class PdfPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=watch_parent, initargs=(os.getpid(),))
         return self._executor
 
     def _retry_after(self) -> int:

@@ -4,24 +4,38 @@ Slow and idle clients cost no worker thread: waitress reads requests (headers an
 loop and hands a request to a thread only when it is complete, so a body trickled byte by byte or a
 connection left open occupies a socket, not a thread. Sockets are bounded (``CONNECTION_LIMIT``, polled
 with ``poll()``, not ``select()``, so more than 1024 descriptors work) and an idle one is closed after
-``CHANNEL_TIMEOUT`` seconds. Waitress's own error answers (a malformed request, a body over its limit)
-are JSON like the app's. A background thread watches ``rules/`` and switches versions as a whole
-(:mod:`webapp.snapshot`).
+``CHANNEL_TIMEOUT`` seconds. A client that keeps sending a byte now and then is never idle, so
+:class:`ConnectionGuard` adds deadlines counted from a request's first byte (``HEADER_SECONDS`` for the
+headers, ``BODY_SECONDS`` for the whole request) and keeps ``RESERVE`` slots free for new clients by
+closing the longest-silent connections that wait for nothing. Waitress's own error answers (a malformed
+request, a body over its limit) are JSON like the app's. A background thread watches ``rules/`` and
+switches versions as a whole (:mod:`webapp.snapshot`).
+
+SIGTERM and SIGINT stop the server cleanly: the PDF worker and every other ``multiprocessing`` child
+are ended before the process exits (the worker also exits by itself when the server is killed).
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import resource
+import signal
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
 from engine.errors import RunecodexError, UnreadableInputError
-from webapp.app import MAX_BODY, create_app
-from webapp.limits import JSON_HEADERS, too_large_message
+from webapp.app import create_app
+from webapp.limits import JSON_HEADERS, MAX_BODY, too_large_message
 from webapp.services import site_dir_default
 
 # waitress: one process, a few worker threads (the work is CPU-bound Python under one GIL: more threads
@@ -30,6 +44,11 @@ THREADS = 4
 MAX_THREADS = 64
 CONNECTION_LIMIT = 1000
 CHANNEL_TIMEOUT = 15  # seconds an idle (or stalled) connection is kept
+HEADER_SECONDS = 10.0  # from a request's first byte until its headers are complete
+BODY_SECONDS = 30.0  # from a request's first byte until its body is complete (1 MiB at 35 KB/s)
+RESERVE = 100  # connection slots kept free for new clients (the stalest idle connections make room)
+SWEEP_SECONDS = 0.25  # how often the deadlines and the reserve are enforced
+STOP_SECONDS = 3.0  # how long a stop waits for the PDF worker before ending it
 BACKLOG = 1024
 # waitress refuses bodies over this itself (answered as JSON by JsonErrorTask); the app's own limit
 # (MAX_BODY, 256 KiB) is lower, so every body between the two gets the app's JSON 413 from Content-Length
@@ -116,36 +135,188 @@ def check_options(port: int, threads: int) -> None:
             f"the thread count must be a whole number from 1 to {MAX_THREADS}, got {threads!r}", path="threads")
 
 
-def make_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = THREADS) -> Any:
+def listeners(server: Any) -> list[Any]:
+    """Return the listening sockets (waitress ``BaseWSGIServer``) of what ``create_server`` returned."""
+    from waitress.server import BaseWSGIServer
+
+    if isinstance(server, BaseWSGIServer):
+        return [server]
+    return [obj for obj in getattr(server, "map", {}).values() if isinstance(obj, BaseWSGIServer)]
+
+
+def make_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = THREADS,
+                connection_limit: int = CONNECTION_LIMIT) -> Any:
     """Return a waitress server of *app* with this module's limits (not yet running)."""
     from waitress import create_server
 
     check_options(port, threads)
-    server = create_server(app, host=host, port=port, threads=threads, connection_limit=CONNECTION_LIMIT,
+    server = create_server(app, host=host, port=port, threads=threads, connection_limit=connection_limit,
                            backlog=BACKLOG, channel_timeout=CHANNEL_TIMEOUT, cleanup_interval=5,
                            max_request_body_size=WAITRESS_MAX_BODY, asyncore_use_poll=True,
                            ident="runecodex", clear_untrusted_proxy_headers=True)
-    from waitress.server import BaseWSGIServer
-
-    listeners = [server] if isinstance(server, BaseWSGIServer) else [
-        obj for obj in getattr(server, "map", {}).values() if isinstance(obj, BaseWSGIServer)]
-    for listener in listeners:
+    for listener in listeners(server):
         listener.channel_class = JsonErrorChannel
     return server
 
 
+class ConnectionGuard:
+    """Deadlines for unfinished requests and a reserve of free connection slots, for a waitress server.
+
+    Waitress closes a connection only after ``channel_timeout`` seconds without a byte, so a client
+    trickling a byte every few seconds holds its slot for ever, and past ``connection_limit`` such
+    clients nobody new is accepted. Every *every* seconds a thread looks at the channels' public
+    attributes and marks some ``will_close`` under the channel's ``requests_lock`` (as waitress's own
+    task threads do), then wakes the event loop with the public ``pull_trigger()``, which closes them:
+
+    - a request whose headers are not complete *header_seconds* after its first byte was seen, or whose
+      body is not complete *body_seconds* after it, is closed;
+    - when more than ``limit - reserve`` connections are open, the excess is closed among those that
+      wait for nothing (no complete request queued or being answered, no answer being sent), the
+      longest silent first: an idle keep-alive or a trickler, never a client being served.
+
+    A first byte is seen at the sweep after it arrives, so a deadline may run up to *every* seconds long.
+    """
+
+    def __init__(self, server: Any, limit: int = CONNECTION_LIMIT, reserve: int = RESERVE,
+                 header_seconds: float = HEADER_SECONDS, body_seconds: float = BODY_SECONDS,
+                 every: float = SWEEP_SECONDS) -> None:
+        self.listeners = listeners(server)
+        self.keep = max(1, limit - reserve)
+        self.header_seconds = header_seconds
+        self.body_seconds = body_seconds
+        self.every = every
+        self.closed = {"deadline": 0, "reserve": 0}
+        self._seen: dict[int, tuple[Any, float]] = {}  # id(channel) → (its unfinished request, first seen)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> ConnectionGuard:
+        """Start sweeping every *every* seconds in a daemon thread; return self."""
+        self._thread = threading.Thread(target=self._run, name="connection-guard", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop sweeping."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            if self.sweep():
+                for listener in self.listeners:
+                    listener.pull_trigger()  # the event loop closes the marked channels now
+
+    def sweep(self) -> int:
+        """Mark the connections past their deadline, then the stalest idle ones beyond the reserve; count them."""
+        now = time.monotonic()
+        channels = [ch for listener in self.listeners for ch in list(listener.active_channels.values())
+                    if not ch.will_close]
+        marked = self._deadlines(channels, now)
+        channels = [ch for ch in channels if not ch.will_close]
+        excess = len(channels) - self.keep
+        if excess > 0:
+            waiting = sorted((ch for ch in channels if not ch.requests and not ch.total_outbufs_len),
+                             key=lambda ch: float(ch.last_activity))
+            for ch in waiting[:excess]:
+                with ch.requests_lock:
+                    if not ch.requests and not ch.total_outbufs_len and not ch.will_close:
+                        ch.will_close = True
+                        self.closed["reserve"] += 1
+                        marked += 1
+        return marked
+
+    def _deadlines(self, channels: list[Any], now: float) -> int:
+        seen: dict[int, tuple[Any, float]] = {}
+        marked = 0
+        for ch in channels:
+            req = ch.request
+            if req is None or req.completed:
+                continue
+            before = self._seen.get(id(ch))
+            since = before[1] if before is not None and before[0] is req else now
+            seen[id(ch)] = (req, since)
+            if now - since <= (self.body_seconds if req.headers_finished else self.header_seconds):
+                continue
+            with ch.requests_lock:
+                if ch.request is req and not req.completed and not ch.will_close:
+                    ch.will_close = True
+                    self.closed["deadline"] += 1
+                    marked += 1
+        self._seen = seen
+        return marked
+
+
+def raise_open_files(needed: int = CONNECTION_LIMIT + BACKLOG) -> int:
+    """Raise this process's soft limit of open files to the hard limit when it is under *needed*."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed and (hard == resource.RLIM_INFINITY or soft < hard):
+        soft = needed if hard == resource.RLIM_INFINITY else hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return int(soft)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGINT into ``KeyboardInterrupt`` while serving (the old handlers are put back)."""
+    before = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def stop_children(seconds: float = STOP_SECONDS) -> None:
+    """End this process's ``multiprocessing`` children: let them finish for *seconds*, then terminate."""
+    deadline = time.monotonic() + seconds
+    for child in multiprocessing.active_children():
+        child.join(timeout=max(0.0, deadline - time.monotonic()))
+    for child in multiprocessing.active_children():
+        child.terminate()
+        child.join(timeout=1)
+        if child.is_alive():
+            child.kill()
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, threads: int = THREADS, build: bool = True) -> int:
-    """Run the app under waitress until interrupted; return the exit status."""
+    """Run the app under waitress until Ctrl-C or SIGTERM; stop everything it started; return 0."""
     check_options(port, threads)
+    raise_open_files()
     sys.setswitchinterval(SWITCH_INTERVAL)
+    stops: list[Callable[[], object]] = []  # what to stop, in the order it was started
+    with stop_on_signals():
+        try:
+            _serve(host, port, threads, build, stops)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            for sig in (signal.SIGTERM, signal.SIGINT):  # a second Ctrl-C does not cut the cleanup short
+                signal.signal(sig, signal.SIG_IGN)
+            for stop in reversed(stops):
+                stop()
+            stop_children()
+    return 0
+
+
+def _serve(host: str, port: int, threads: int, build: bool, stops: list[Callable[[], object]]) -> None:
     site_dir = site_dir_default()
     if build:
         prepare(site_dir, site=False)  # the search index now; the site below, in the background
     app = create_app({"SITE_DIR": str(site_dir)})
+    stops.append(lambda: _stop_pdf_pool(app))
     warm(app)
     server = make_server(app, host=host, port=port, threads=threads)
+    stops.append(server.close)
+    stops.append(ConnectionGuard(server).start().stop)
     svc = app.extensions["runecodex"]
     svc.versions.start()
+    stops.append(svc.versions.stop)
     with app.app_context():
         from webapp.quickref import pdf_pool
 
@@ -155,14 +326,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, threads: int = THREADS, bui
     if build:  # issue 13: a first start answers at once; the rulebook site appears when built
         from webapp.sitebuild import build_in_background
         build_in_background(site_dir)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
-        svc.versions.stop()
-        pool = app.extensions.get("runecodex-pdf")
-        if pool is not None:
-            pool.shutdown()
-    return 0
+    server.run()
+
+
+def _stop_pdf_pool(app: Any) -> None:
+    pool = app.extensions.get("runecodex-pdf")
+    if pool is not None:
+        pool.shutdown()
