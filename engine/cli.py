@@ -474,7 +474,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="runecodex", description="Rules reference and rulings assistant "
                                      "for the Terrinoth games.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_reading_commands, _graph_command, _publishing_commands, _search_commands):
+        add(sub)
+    return parser
 
+
+def _reading_commands(sub: Any) -> None:
+    """Add ``rule``, ``list``, ``check``, ``resolve`` and ``situations``."""
     p = sub.add_parser("rule", help="show one paragraph by id")
     p.add_argument("id")
     p.add_argument("--json", action="store_true", help="print the contract's JSON")
@@ -499,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("situations", help="list the situations the engine resolves")
     p.add_argument("--json", action="store_true")
 
+
+def _graph_command(sub: Any) -> None:
+    """Add ``graph``."""
     p = sub.add_parser("graph", help="the glossary graph: statistics, or a term's neighbourhood")
     p.add_argument("--stats", action="store_true", help="print counts, dangling references, unused terms "
                    "and paragraphs nothing links to (exit 1 if a reference dangles)")
@@ -513,6 +522,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base", default="/site/", help="URL of the built site the nodes link to (default /site/, "
                    "where the web app serves it)")
 
+
+def _publishing_commands(sub: Any) -> None:
+    """Add ``build`` and ``quickref``."""
     p = sub.add_parser("build", help="build the site and the search index")
     p.add_argument("--out", help="output folder (default build/site/)")
     p.add_argument("--fresh", action="store_true", help="rebuild everything (ignore the incremental cache)")
@@ -533,6 +545,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-topics", action="store_true", help="list the game's topics by chapter and exit")
     p.add_argument("--json", action="store_true", help="with --list-topics: print JSON")
 
+
+def _search_commands(sub: Any) -> None:
+    """Add ``search``, ``index`` and ``serve``."""
     p = sub.add_parser("search", help="find the paragraphs that answer a question")
     p.add_argument("query", nargs="+", help='the question; "quoted phrase", +required, -excluded words')
     p.add_argument("--game", help="only this game")
@@ -552,8 +567,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--threads", type=_count(1, 256), default=4, help="waitress worker threads (default 4)")
     p.add_argument("--no-build", action="store_true", help="do not build a missing site or search index")
-
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
