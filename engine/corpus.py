@@ -1,7 +1,9 @@
 """Load and validate the rules corpus in ``rules/`` (the one source of truth).
 
 Every consumer (site, search, graph, engine, quick reference, web app) reads the corpus through
-:func:`load_corpus`. The file format is described in ``rules/README.md``.
+:func:`load_corpus`. The file format is described in ``rules/README.md``. A loaded corpus carries its
+:class:`CorpusVersion` (the corpus files and one digest of their content), the one key of every cache,
+index, quick reference and site built from it.
 """
 
 from __future__ import annotations

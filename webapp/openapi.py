@@ -165,7 +165,7 @@ def openapi_document(situations: Iterable[Situation]) -> dict[str, Any]:
             "/api/version": {"get": {
                 "summary": "The corpus version served, and whether a rebuild is pending (and why)",
                 "operationId": "version",
-                "responses": {"200": {"description": "the served corpus fingerprint and rebuild state",
+                "responses": {"200": {"description": "the served corpus version (its content digest) and rebuild state",
                                       "content": {"application/json": {"schema": {"type": "object"}}}}}}},
             "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                           "responses": {"200": {"description": "OpenAPI 3.1"}}}},

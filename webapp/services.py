@@ -1,7 +1,7 @@
 """Hold what the web app serves from memory: the corpus version, situations, site layout and answer caches.
 
-Everything version-dependent comes from one :class:`~webapp.snapshot.Snapshot` (corpus + search index +
-fingerprint, see :mod:`webapp.snapshot`); a request pins the snapshot it started with, so all its parts
+Everything version-dependent comes from one :class:`~webapp.snapshot.Snapshot` (corpus with its version +
+search index, see :mod:`webapp.snapshot`); a request pins the snapshot it started with, so all its parts
 agree. Rulings and search answers are pure functions of their input and of that version, so they are
 cached as ready-to-send JSON bytes in LRU caches bounded in bytes (not entries) and keyed by the
 version's digest and the canonical JSON of the request. Links lead to the built site only when

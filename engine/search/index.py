@@ -430,7 +430,7 @@ def build_index(out_dir: Path | None = None, *, corpus: Corpus | None = None,
     """Build the search index into *out_dir* (default ``build/index``) and return that path.
 
     The corpus is read fresh from *rules* (default ``rules/``) with the validating loader, so the
-    fingerprint stamped on the index is that of exactly the files it was built from. A caller that
+    version stamped on the index is that of exactly the files it was built from. A caller that
     already holds the corpus of those files (``runecodex build``, tests, the benchmark) may pass it
     as *corpus*. Raises :class:`~engine.errors.CorpusError` when the corpus does not validate.
     """
