@@ -399,23 +399,26 @@ _EDITOR_LEFTOVER = re.compile(r"^(\.#.*|#.*#|.*~|\..*\.sw[a-p])$")
 
 def _corpus_files(folder: Path, root: Path, quiet: bool = False) -> list[Path]:
     """Return the ``*.yaml`` files of *folder*, skipping (with a warning) editors' leftovers and broken links."""
-    if not folder.is_dir():
+    try:
+        with os.scandir(folder) as found:
+            entries = sorted(found, key=lambda e: e.name)
+    except OSError:  # not a folder (or gone)
         return []
     chosen = []
-    for path in sorted(folder.iterdir()):
-        name = path.name
+    for entry in entries:
+        name, rel = entry.name, os.path.relpath(entry.path, root)
         if _EDITOR_LEFTOVER.match(name):
             if not quiet:
-                logger.warning("runecodex: skipped %s (an editor's lock or backup file)", path.relative_to(root))
+                logger.warning("runecodex: skipped %s (an editor's lock or backup file)", rel)
             continue
         if not name.endswith(".yaml"):
             continue
-        if path.is_symlink() and not path.exists():
+        if entry.is_symlink() and not os.path.exists(entry.path):
             if not quiet:
-                logger.warning("runecodex: skipped %s (a symbolic link to nothing)", path.relative_to(root))
+                logger.warning("runecodex: skipped %s (a symbolic link to nothing)", rel)
             continue
-        if path.is_file():
-            chosen.append(path)
+        if entry.is_file():
+            chosen.append(Path(entry.path))
     return chosen
 
 
@@ -469,7 +472,8 @@ def corpus_files(root: Path) -> list[Path]:
     root = Path(root)
     files = _corpus_files(root, root, quiet=True)
     try:
-        subs = sorted(p for p in root.iterdir() if p.is_dir())
+        with os.scandir(root) as found:
+            subs = sorted(Path(e.path) for e in found if e.is_dir())
     except OSError:
         return files
     for sub in subs:
@@ -502,7 +506,7 @@ def corpus_version(root: Path | None = None) -> CorpusVersion:
     root = Path(root) if root is not None else default_root()
     files = corpus_files(root)
     signature = _signature(root, files)
-    key = str(root.resolve())
+    key = os.path.abspath(root)
     known = _VERSIONS.get(key)
     if known is not None and known[0] == signature:
         return known[1]
