@@ -3,6 +3,7 @@
 Layout under ``build/`` (for ``--out build/site``)::
 
     build/site/              the published site (index.html at its root); replaced atomically
+    build/site/runecodex-version.json   the corpus version the site was built from (``site_version``)
     build/.site-cache/src/   generated page sources (the extension writes them; never committed)
     build/.site-cache/doctrees/, build/.site-cache/html/   Sphinx's environment and staging output
 
@@ -24,6 +25,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import io
+import json
 import multiprocessing
 import os
 import shutil
@@ -36,11 +38,12 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import locks, ownership
-from engine.corpus import Corpus, get_corpus
+from engine.corpus import Corpus, CorpusVersion, get_corpus
 from engine.errors import RunecodexError
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "build" / "site"
+SITE_VERSION_FILE = "runecodex-version.json"
 
 
 class SiteBuildError(RunecodexError):
@@ -121,6 +124,22 @@ def publish(staged: Path, out: Path) -> None:
     os.replace(fresh, out)
 
 
+def write_site_version(site: Path, version: CorpusVersion) -> None:
+    """Record in *site* the corpus version its pages were made from (written aside, then renamed)."""
+    aside = site / f".{SITE_VERSION_FILE}.{os.getpid()}.tmp"
+    aside.write_text(json.dumps({"corpus_version": version.to_json()}, ensure_ascii=False), encoding="utf-8")
+    os.replace(aside, site / SITE_VERSION_FILE)
+
+
+def site_version(site: Path) -> CorpusVersion | None:
+    """Return the corpus version the site published at *site* was built from (``None``: unknown, not built)."""
+    try:
+        data = json.loads((Path(site) / SITE_VERSION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return CorpusVersion.from_json(data.get("corpus_version")) if isinstance(data, dict) else None
+
+
 def build_site(out: Path | None = None, *, fresh: bool = False, jobs: int | None = None,
                rules: Path | None = None, search_index: bool = True, status: TextIO | None = None,
                pictures: bool = True, pages: Path | None = None) -> BuildReport:
@@ -186,6 +205,7 @@ def _build_locked(out: Path, cache: Path, corpus: Corpus, *, fresh: bool, jobs: 
     lines = [ln for ln in warnings.getvalue().splitlines() if ln.strip()]
     if lines or app.statuscode:
         raise SiteBuildError(f"the site build reported {len(lines)} warning(s) (warnings are errors)", lines)
+    write_site_version(staged, corpus.version)
     publish(staged, out)
     ownership.write_aside(stamp, b"the staging folder matches the published site\n")
     page_count = sum(1 for _ in out.rglob("*.html"))

@@ -1,7 +1,9 @@
 """Load and validate the rules corpus in ``rules/`` (the one source of truth).
 
 Every consumer (site, search, graph, engine, quick reference, web app) reads the corpus through
-:func:`load_corpus`. The file format is described in ``rules/README.md``.
+:func:`load_corpus`. The file format is described in ``rules/README.md``. A loaded corpus carries its
+:class:`CorpusVersion` (the corpus files and one digest of their content), the one key of every cache,
+index, quick reference and site built from it.
 """
 
 from __future__ import annotations
@@ -143,8 +145,10 @@ class Corpus:
     """The loaded, validated corpus with its derived links (amended_by, faq, cited_by, terms)."""
 
     def __init__(self, root: Path, documents: Mapping[str, Document], games: Mapping[str, str],
-                 paragraphs: Iterable[Paragraph], index: Iterable[IndexEntry]) -> None:
+                 paragraphs: Iterable[Paragraph], index: Iterable[IndexEntry],
+                 version: CorpusVersion | None = None) -> None:
         self.root = root
+        self.version: CorpusVersion = version if version is not None else NO_VERSION
         self.documents = dict(documents)
         self.games = dict(games)
         self.paragraphs: dict[str, Paragraph] = {p.id: p for p in paragraphs}
@@ -393,24 +397,130 @@ logger = logging.getLogger("runecodex.corpus")
 _EDITOR_LEFTOVER = re.compile(r"^(\.#.*|#.*#|.*~|\..*\.sw[a-p])$")
 
 
-def _corpus_files(folder: Path, root: Path) -> list[Path]:
+def _corpus_files(folder: Path, root: Path, quiet: bool = False) -> list[Path]:
     """Return the ``*.yaml`` files of *folder*, skipping (with a warning) editors' leftovers and broken links."""
-    if not folder.is_dir():
+    try:
+        with os.scandir(folder) as found:
+            entries = sorted(found, key=lambda e: e.name)
+    except OSError:  # not a folder (or gone)
         return []
     chosen = []
-    for path in sorted(folder.iterdir()):
-        name = path.name
+    for entry in entries:
+        name, rel = entry.name, os.path.relpath(entry.path, root)
         if _EDITOR_LEFTOVER.match(name):
-            logger.warning("runecodex: skipped %s (an editor's lock or backup file)", path.relative_to(root))
+            if not quiet:
+                logger.warning("runecodex: skipped %s (an editor's lock or backup file)", rel)
             continue
         if not name.endswith(".yaml"):
             continue
-        if path.is_symlink() and not path.exists():
-            logger.warning("runecodex: skipped %s (a symbolic link to nothing)", path.relative_to(root))
+        if entry.is_symlink() and not os.path.exists(entry.path):
+            if not quiet:
+                logger.warning("runecodex: skipped %s (a symbolic link to nothing)", rel)
             continue
-        if path.is_file():
-            chosen.append(path)
+        if entry.is_file():
+            chosen.append(Path(entry.path))
     return chosen
+
+
+# --------------------------------------------------------------------------- the corpus version
+
+@dataclass(frozen=True)
+class CorpusVersion:
+    """Which corpus files there are and one digest of their content: what every cache and build keys on.
+
+    *files* are the corpus files relative to the rules folder, sorted (:func:`corpus_files`); *digest*
+    is the SHA-256 of their names and bytes. Two folders holding the same files have the same version.
+    """
+
+    files: tuple[str, ...]
+    digest: str
+
+    @property
+    def short(self) -> str:
+        """Return the first 12 hex digits of the digest (for headers and messages)."""
+        return self.digest[:12]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the version as JSON (``digest`` and ``files``)."""
+        return {"digest": self.digest, "files": list(self.files)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> CorpusVersion | None:
+        """Return the version :meth:`to_json` wrote, or ``None`` when *data* is not one."""
+        if not isinstance(data, dict):
+            return None
+        digest, files = data.get("digest"), data.get("files")
+        if (not isinstance(digest, str) or not isinstance(files, list)
+                or not all(isinstance(f, str) for f in files)):
+            return None
+        return cls(tuple(files), digest)
+
+
+NO_VERSION = CorpusVersion((), "")
+VERSION_FORMAT = b"runecodex-corpus-version-1"
+Signature = tuple[tuple[str, int, int, int, int], ...]
+_VERSIONS: dict[str, tuple[Signature, CorpusVersion]] = {}
+
+
+def corpus_files(root: Path) -> list[Path]:
+    """Return the corpus files of *root*: its ``*.yaml`` files and those of each sub-folder, sorted.
+
+    That is ``documents.yaml``, ``facts.yaml``, ``quickref.yaml`` and every document's chapters (and the
+    YAML of a folder that is not a document, which the loader reports); editors' leftovers and broken
+    links are not corpus files.
+    """
+    root = Path(root)
+    files = _corpus_files(root, root, quiet=True)
+    try:
+        with os.scandir(root) as found:
+            subs = sorted(Path(e.path) for e in found if e.is_dir())
+    except OSError:
+        return files
+    for sub in subs:
+        files += _corpus_files(sub, root, quiet=True)
+    return files
+
+
+def _signature(root: Path, files: list[Path]) -> Signature:
+    out = []
+    for path in files:
+        try:
+            st = path.stat()
+            out.append((str(path.relative_to(root)), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        except OSError:
+            out.append((str(path.relative_to(root)), -1, 0, 0, 0))
+    return tuple(out)
+
+
+def version_signature(root: Path) -> Signature:
+    """Return a cheap signature of the corpus files (names, sizes, times, inodes): when it changes, rehash."""
+    root = Path(root)
+    return _signature(root, corpus_files(root))
+
+
+def corpus_version(root: Path | None = None) -> CorpusVersion:
+    """Return the :class:`CorpusVersion` of the files in *root* (default ``rules/``) as they are now.
+
+    The files are hashed again only when their :func:`version_signature` changed since the last call.
+    """
+    root = Path(root) if root is not None else default_root()
+    files = corpus_files(root)
+    signature = _signature(root, files)
+    key = os.path.abspath(root)
+    known = _VERSIONS.get(key)
+    if known is not None and known[0] == signature:
+        return known[1]
+    digest = hashlib.sha256(VERSION_FORMAT)
+    for path in files:
+        digest.update(b"\0" + str(path.relative_to(root).as_posix()).encode() + b"\0")
+        try:
+            data = path.read_bytes()
+        except OSError:  # removed meanwhile: the signature changed too, so the next call hashes again
+            data = b""
+        digest.update(len(data).to_bytes(8, "big") + data)
+    version = CorpusVersion(tuple(str(p.relative_to(root).as_posix()) for p in files), digest.hexdigest())
+    _VERSIONS[key] = (signature, version)  # the signature taken before reading: a later edit rehashes
+    return version
 
 
 def _strip_lines(value: Any) -> Any:
@@ -591,8 +701,23 @@ def _rule_files(root: Path, doc: Document) -> list[Path]:
 
 
 def read_corpus(root: Path | None = None) -> tuple[Corpus, list[Problem]]:
-    """Read ``rules/`` and return the corpus with every problem found (empty list when clean)."""
+    """Read ``rules/`` and return the corpus with every problem found (empty list when clean).
+
+    The corpus carries the :class:`CorpusVersion` of exactly the files it was read from: when they
+    change while being read, they are read again (three times at most, then that is a problem).
+    """
     root = Path(root) if root is not None else default_root()
+    for _attempt in range(3):
+        before = corpus_version(root)
+        corpus, problems = _read_files(root)
+        if corpus_version(root) == before:
+            corpus.version = before
+            return corpus, problems
+    problems.append(Problem(str(root), 0, "the rules files kept changing while they were read; try again"))
+    return corpus, problems
+
+
+def _read_files(root: Path) -> tuple[Corpus, list[Problem]]:
     problems: list[Problem] = []
     if not (root / "documents.yaml").is_file():
         env = " (named by RUNECODEX_RULES)" if os.environ.get("RUNECODEX_RULES") else ""
@@ -712,17 +837,12 @@ def load_corpus(root: Path | None = None) -> Corpus:
     return corpus
 
 
-def _fingerprint(root: Path) -> str:
-    """Return a digest of the rules files' names, sizes and modification times (and of this loader)."""
-    h = hashlib.sha256(str(root.resolve()).encode())
-    for path in sorted(root.rglob("*.yaml")):
-        try:
-            st = path.stat()
-            h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
-        except OSError:  # a broken link or a file removed meanwhile: part of the state all the same
-            h.update(f"{path.relative_to(root)}:missing".encode())
-    h.update(Path(__file__).read_bytes())  # a new loader invalidates old caches
-    return h.hexdigest()[:24]
+_LOADER_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # a new loader, new cache keys
+
+
+def cache_key(version: CorpusVersion) -> str:
+    """Return the parsed-corpus cache's key of *version* (its digest and this loader's source)."""
+    return hashlib.sha256(f"{version.digest}:{_LOADER_DIGEST}".encode()).hexdigest()[:24]
 
 
 def cache_dir() -> Path:
@@ -735,9 +855,9 @@ def cache_dir() -> Path:
 #
 # JSON, never pickle: a corrupt or planted cache file can at worst be ignored (the corpus is then read
 # from rules/ again), it cannot run code. Every value is type-checked on the way in; the file is keyed
-# by the corpus fingerprint (in its name and its content) and written aside, then renamed into place.
+# by the corpus version (in its name and its content) and written aside, then renamed into place.
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 class _BadCache(ValueError):
@@ -800,7 +920,8 @@ def _corpus_json(corpus: Corpus, fingerprint: str) -> dict[str, Any]:
         d["corrected_table"] = {k: {"columns": list(t.columns), "rows": _enc(t.rows)}
                                 for k, t in p.corrected_table.items()}
         paragraphs.append(d)
-    return {"format": CACHE_FORMAT, "fingerprint": fingerprint, "root": str(corpus.root),
+    return {"format": CACHE_FORMAT, "fingerprint": fingerprint, "version": corpus.version.to_json(),
+            "root": str(corpus.root),
             "games": corpus.games, "documents": [dataclasses.asdict(d) for d in corpus.documents.values()],
             "paragraphs": paragraphs, "index": [dataclasses.asdict(e) for e in corpus.index]}
 
@@ -843,12 +964,15 @@ def _corpus_from(data: Any, fingerprint: str) -> Corpus:
     index = [IndexEntry(doc=_want(e["doc"], str), entry=_want(e["entry"], str), see=_strs(e["see"]),
                         file=_want(e["file"], str), line=_want(e["line"], int)) for e in _want(data["index"], list)]
     paragraphs = [_paragraph_from(_want(p, dict)) for p in _want(data["paragraphs"], list)]
-    return Corpus(Path(_want(data["root"], str)), documents, _str_map(data["games"]), paragraphs, index)
+    version = CorpusVersion.from_json(data.get("version"))
+    if version is None or cache_key(version) != fingerprint:
+        raise _BadCache("no version or another one")
+    return Corpus(Path(_want(data["root"], str)), documents, _str_map(data["games"]), paragraphs, index, version)
 
 
 def _same(a: Corpus, b: Corpus) -> bool:
     return (a.paragraphs == b.paragraphs and a.documents == b.documents and a.games == b.games
-            and a.index == b.index)
+            and a.index == b.index and a.version == b.version)
 
 
 def _read_cache(path: Path, fingerprint: str) -> Corpus | None:
@@ -886,15 +1010,15 @@ def _cached(root: str) -> Corpus:
     """Load a validated corpus, from the JSON cache of the same files when one exists."""
     path = Path(root)
     root_key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
-    fingerprint = _fingerprint(path)
     prefix = f"corpus-{root_key}-"
-    name = f"{prefix}{fingerprint}.json"
     folder = cache_dir()
-    loaded = _read_cache(folder / name, fingerprint)
+    key = cache_key(corpus_version(path))
+    loaded = _read_cache(folder / f"{prefix}{key}.json", key)
     if loaded is not None:
         return loaded
     corpus = load_corpus(path)
-    _write_cache(corpus, folder, name, fingerprint, prefix)
+    key = cache_key(corpus.version)  # the version read (the files may have changed since the look above)
+    _write_cache(corpus, folder, f"{prefix}{key}.json", key, prefix)
     return corpus
 
 

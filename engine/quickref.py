@@ -52,7 +52,7 @@ from markupsafe import Markup
 
 from engine import ownership
 from engine import render as textrender
-from engine.corpus import Corpus, Problem, get_corpus
+from engine.corpus import Corpus, Problem, corpus_version, get_corpus
 from engine.errors import CorpusError, UnreadableInputError
 from engine.quickref_icons import ICONS, svg
 
@@ -338,21 +338,18 @@ def read_catalog(corpus: Corpus) -> tuple[dict[str, GameTopics], list[Problem]]:
     return catalog, problems
 
 
-_CACHE: dict[tuple[str, int], tuple[weakref.ref[Corpus], dict[str, GameTopics]]] = {}
+_CACHE: dict[tuple[str, str], tuple[weakref.ref[Corpus], dict[str, GameTopics]]] = {}
 
 
 def catalog(corpus: Corpus | None = None) -> dict[str, GameTopics]:
-    """Return the validated topics of every game (read again when ``quickref.yaml`` changes).
+    """Return the validated topics of every game (read again when the corpus version changes).
 
+    ``quickref.yaml`` is one of the corpus files, so its edits change the
+    :class:`~engine.corpus.CorpusVersion` this cache is keyed on.
     Raises :class:`CorpusError` (with file and line of each problem) when the file does not validate.
     """
     corpus = corpus if corpus is not None else get_corpus()
-    path = corpus.root / QUICKREF_FILE
-    try:
-        mtime = path.stat().st_mtime_ns
-    except OSError:
-        mtime = 0
-    key = (str(path), mtime)
+    key = (str(corpus.root), corpus_version(corpus.root).digest)
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is corpus:
         return hit[1]

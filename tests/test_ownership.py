@@ -20,7 +20,7 @@ import pytest
 from engine import ownership
 from engine.build import publish
 from engine.cli import main
-from engine.corpus import _cached, _fingerprint, cache_dir, get_corpus
+from engine.corpus import _cached, cache_dir, cache_key, get_corpus
 from engine.errors import OutputRefusedError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,7 +187,7 @@ def test_a_marker_that_is_a_link_or_names_someone_else_is_not_ours(tmp_path: Pat
 def _cache_file() -> Path:
     corpus = get_corpus()
     files = sorted(cache_dir().glob("corpus-*.json"))
-    assert len(files) == 1 and _fingerprint(corpus.root) in files[0].name
+    assert len(files) == 1 and cache_key(corpus.version) in files[0].name
     return files[0]
 
 

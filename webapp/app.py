@@ -2,9 +2,10 @@
 
 Every response carries the security headers (a Content-Security-Policy with ``frame-ancestors`` and
 ``X-Frame-Options`` on every page, the built site's pages included) and ``X-Runecodex-Corpus``, the
-fingerprint of the corpus version that answered. Errors are JSON for the API (``{"error", "path"}``):
-400 bad input, 404, 405, 413 (checked from ``Content-Length`` before a byte of the body is read),
-503 with ``Retry-After`` when a version or the quick-reference renderer is not ready.
+digest of the corpus version that answered (for ``/site/`` files, the version the site was built
+from). Errors are JSON for the API (``{"error", "path"}``): 400 bad input, 404, 405, 413 (checked
+from ``Content-Length`` before a byte of the body is read), 503 with ``Retry-After`` when a version
+or the quick-reference renderer is not ready.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine import render
+from engine.build import site_version
 from webapp.api import services
 
 bp = Blueprint("pages", __name__)
@@ -52,16 +53,17 @@ def search_page() -> str:
                                   "detect": None if detect else "0", **changes}
         return url_for("pages.search_page", **{k: v for k, v in params.items() if v not in (None, "")})
 
-    return render_template("pages/search.html", games=svc.corpus.games, site_built=svc.site().built,
+    return render_template("pages/search.html", games=svc.corpus.games, site_built=svc.site().current,
                            query=query, game=game or "", answer=answer, detect=detect, page_size=limit,
                            page_url=page_url, snippet=Markup)
 
 
 @bp.get("/rules/")
 def rules_index() -> BaseResponse | str:
-    """Send the reader to the built site's front page; until it is built, list the rulebooks here."""
+    """Send the reader to the built site's front page once it shows the served version; until then, list
+    the rulebooks here."""
     svc = services()
-    if svc.site().built:
+    if svc.site().current:
         return redirect("/site/")
     corpus = svc.corpus
     books: dict[str, list[dict[str, str]]] = {}
@@ -81,7 +83,8 @@ def _doc_title(key: str) -> str:
 def rule_page(pid: str) -> BaseResponse | str:
     """Show one paragraph as the site shows it: its text, sub-rules, the FAQ answers and errata about it
     (with their text), what it amends or clarifies, what uses it and the engine code that implements it.
-    With the site built, the reader is sent to the paragraph on the site (``?here=1`` stays here)."""
+    Once the site of the served version is published, the reader is sent to the paragraph there
+    (``?here=1`` stays here); a site of another version is never linked."""
     svc = services()
     data = svc.rule_json(pid.strip().lower())
     if data["url"].startswith("/site/") and not request.args.get("here"):
@@ -156,4 +159,7 @@ def site(path: str = "index.html") -> Response:
     if path.endswith("/") or (root / path).is_dir():
         path = path.rstrip("/") + "/index.html"
     resp = send_from_directory(root, path, max_age=60)
+    # the site's pages are of the version it was built from, whatever the app serves now: say which
+    published = site_version(root)
+    resp.headers["X-Runecodex-Corpus"] = published.short if published is not None else "unknown"
     return resp

@@ -8,7 +8,7 @@ cache keyed by corpus version + game + topics + paper, and shares one render amo
 At most *waiters* request threads wait for a render (up to *wait_seconds*); every other request for a
 PDF that is not ready gets ``503`` with ``Retry-After`` at once (its render stays queued, so the retry is
 a cache hit), and when *queue* different renders are already waiting a new one is refused the same way.
-The worker reads the corpus itself and checks that its files still have the requested fingerprint, so
+The worker reads the corpus itself and checks that its files still have the requested version, so
 a PDF is never labelled with a version it was not made from.
 
 The worker watches its parent: when the server is gone (even killed with ``kill -9``, so that it could
@@ -58,21 +58,21 @@ def warm_worker() -> bool:
 
 
 def render_in_worker(rules: str, version: str, game: str, topics: list[str], paper: str) -> bytes:
-    """Render one PDF in the worker process from the corpus of *rules* at *version* (its fingerprint)."""
-    from engine.corpus import load_corpus
+    """Render one PDF in the worker process from the corpus of *rules* at *version* (its digest)."""
+    from engine.corpus import corpus_version, load_corpus
     from engine.quickref import render_pdf
-    from engine.search.index import corpus_hash
 
+    root = Path(rules)
     corpus = _WORKER_CORPUS.get(version)
     if corpus is None:
-        root = Path(rules)
-        before = corpus_hash(root)
         corpus = load_corpus(root)
-        if before != version or corpus_hash(root) != version:
+        if corpus.version.digest != version:
             raise ServiceBusyError("the rules changed; the quick reference will be ready in a few seconds")
         _WORKER_CORPUS.clear()
         _WORKER_CORPUS[version] = corpus
     data: bytes = render_pdf(game, topics, paper, corpus)
+    if corpus_version(root).digest != version:  # quickref.yaml is read while rendering: still that version?
+        raise ServiceBusyError("the rules changed; the quick reference will be ready in a few seconds")
     return data
 
 

@@ -1,12 +1,13 @@
 """Hold what the web app serves from memory: the corpus version, situations, site layout and answer caches.
 
-Everything version-dependent comes from one :class:`~webapp.snapshot.Snapshot` (corpus + search index +
-fingerprint, see :mod:`webapp.snapshot`); a request pins the snapshot it started with, so all its parts
+Everything version-dependent comes from one :class:`~webapp.snapshot.Snapshot` (corpus with its version +
+search index, see :mod:`webapp.snapshot`); a request pins the snapshot it started with, so all its parts
 agree. Rulings and search answers are pure functions of their input and of that version, so they are
 cached as ready-to-send JSON bytes in LRU caches bounded in bytes (not entries) and keyed by the
-version's fingerprint and the canonical JSON of the request. Links to the built site depend on whether
-``build/site`` exists; they are added per request from a map recomputed when the version or the site's
-``index.html`` changes.
+version's digest and the canonical JSON of the request. Links lead to the built site only when
+``build/site`` shows the served version (its ``runecodex-version.json``), else to the app's own
+``/rules/<id>`` pages; they are added per request from a map recomputed when the version or the site
+changes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import jsoninput, render
+from engine.build import site_version
 from engine.core import Situation, load_situations, resolve
 from engine.corpus import Corpus, default_root
 from engine.errors import UnreadableInputError
@@ -109,12 +111,27 @@ class LRU:
 
 @dataclass(frozen=True)
 class SiteState:
-    """Whether the built site is there, and the URL of each paragraph in it (``/site/...#id``)."""
+    """Whether the built site is there, which corpus version it shows, and where each paragraph is in it.
+
+    *version* is the served snapshot's version, *site_version* the one the published site was built from
+    (``runecodex-version.json``, "" when unknown). *urls* (``/site/...#id``) is filled only when the two
+    are the same version: until the site of the served version is published, links stay on the app's pages.
+    """
 
     built: bool
     stamp: float
     urls: Mapping[str, str]
     version: str = ""
+    site_version: str = ""
+
+    @property
+    def current(self) -> bool:
+        """Return whether the published site shows the served version (so links may lead there)."""
+        return self.built and bool(self.version) and self.site_version == self.version
+
+    def key(self) -> tuple[float, str]:
+        """Return what answers with links depend on: the site's stamp and its version."""
+        return self.stamp, self.site_version
 
     @classmethod
     def from_dir(cls, site_dir: Path, corpus: Corpus, version: str = "") -> SiteState:
@@ -124,6 +141,10 @@ class SiteState:
             stamp = index.stat().st_mtime
         except OSError:
             return cls(False, 0.0, {}, version)
+        published = site_version(site_dir)
+        state = cls(True, stamp, {}, version, published.digest if published is not None else "")
+        if not state.current:
+            return state
         from engine.site.layout import SiteLayout
 
         layout = SiteLayout.from_corpus(corpus)
@@ -134,7 +155,7 @@ class SiteState:
                 pages[page] = (site_dir / f"{page}.html").is_file()
             if pages[page]:
                 urls[pid] = "/site/" + layout.url(pid)
-        return cls(True, stamp, urls, version)
+        return cls(True, stamp, urls, version, state.site_version)
 
 
 @dataclass
@@ -207,7 +228,7 @@ class Services:
         return self._examples
 
     def site(self) -> SiteState:
-        """Return the built site's state for the served version, re-read when its ``index.html`` changes."""
+        """Return the built site's state for the served version, re-read when the site or its version changes."""
         snap = self.snapshot()
         now = time.monotonic()
         current = self._site
@@ -219,20 +240,23 @@ class Services:
                 stamp = (self.site_dir / "index.html").stat().st_mtime
             except OSError:
                 stamp = 0.0
+            published = site_version(self.site_dir) if stamp else None
             site = self._site
             if (site is None or site.stamp != stamp or site.built != bool(stamp)
-                    or site.version != snap.version):
+                    or site.version != snap.version
+                    or site.site_version != (published.digest if published is not None else "")):
                 site = self._site = SiteState.from_dir(self.site_dir, snap.corpus, snap.version)
             self._site_checked = now
             return site
 
     def link(self, pid: str) -> str:
-        """Return where to read paragraph *pid*: its place in the built site, else ``/rules/<id>``."""
+        """Return where to read paragraph *pid*: its place in the built site when that site shows the served
+        version, else ``/rules/<id>`` (the app's page of the served version)."""
         return self.site().urls.get(pid) or f"/rules/{pid}"
 
-    def _stamp(self) -> tuple[str, float]:
+    def _stamp(self) -> tuple[str, tuple[float, str]]:
         """Return what every cached answer depends on: the corpus version and the site's state."""
-        return self.snapshot().version, self.site().stamp
+        return self.snapshot().version, self.site().key()
 
     # ------------------------------------------------------------------ answers
 
@@ -262,7 +286,7 @@ class Services:
         snap, site = self.versions.peek(), self._site
         if snap is None or site is None or site.version != snap.version:
             return None
-        return self._raw_cache.peek((kind, raw, (snap.version, site.stamp)))
+        return self._raw_cache.peek((kind, raw, (snap.version, site.key())))
 
     def remember(self, kind: str, raw: bytes, answer: bytes) -> None:
         """Remember the answer to exactly these request bytes (see :meth:`cached`)."""

@@ -1,14 +1,17 @@
-"""One corpus version at a time: the corpus, its search index and their fingerprint, swapped as a whole.
+"""One corpus version at a time: the corpus, its search index and their version, swapped as a whole.
 
 A running server answers every request from one :class:`Snapshot`: the corpus read from ``rules/``,
-the search index generation built from exactly those files, and the fingerprint of those files
-(:func:`engine.search.index.corpus_hash`, the hash the index records in its ``meta.json``). Every
-cache of the app is keyed by that fingerprint, so search hits, rule pages, rulings and quick references
-always come from the same version: a search hit never names a paragraph that ``/rules`` does not know.
+the search index generation built from exactly those files, and their version
+(:class:`engine.corpus.CorpusVersion`, the digest the index records in its ``meta.json`` and the site
+build in its ``runecodex-version.json``). Every cache of the app is keyed by that version, so search
+hits, rule pages, rulings and quick references always come from the same version: a search hit never
+names a paragraph that ``/rules`` does not know, and a link leads to the built site only when the site
+is of that version.
 
 :class:`Versions` holds the current snapshot. Its :meth:`Versions.poll` (run every couple of seconds by
 a background thread under ``runecodex serve``, or called directly by tests) looks at the files' names,
-sizes and modification times; when they changed it reads the corpus, builds or finds the matching index
+sizes and modification times (:func:`engine.corpus.version_signature`); when they changed and their
+content digest did too, it reads the corpus, builds or finds the matching index
 generation, and only then replaces the current snapshot with one reference assignment. Until then, and
 for good when the new files do not validate, the old version is served whole and :meth:`Versions.status`
 says that a rebuild is pending. No request ever builds an index: a deleted or unreadable index is
@@ -28,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.corpus import Corpus, load_corpus
+from engine.corpus import Corpus, CorpusVersion, Signature, corpus_version, load_corpus, version_signature
 from engine.errors import CorpusError, RunecodexError
 from engine.search import SearchIndex
-from engine.search.index import META_FILE, build_index, corpus_hash, read_meta, stat_signature
+from engine.search.index import META_FILE, build_index, built_from, read_meta
 
 POLL_SECONDS = 2.0
 FAILED_RETRY_SECONDS = 30.0  # a corpus that failed to load is read again after this long, or when it changes
@@ -43,13 +46,22 @@ class VersionUnavailableError(RunecodexError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One corpus version: its fingerprint, the corpus and the search index generation built from it."""
+    """One corpus version: the corpus (which carries its version) and the search index generation built from it."""
 
-    version: str
     corpus: Corpus
     index: SearchIndex
     index_dir: Path
     built_at: float
+
+    @property
+    def corpus_version(self) -> CorpusVersion:
+        """Return the version of the corpus files this snapshot was read from."""
+        return self.corpus.version
+
+    @property
+    def version(self) -> str:
+        """Return the version's digest (the key of every cache, the ``version`` of ``/api/version``)."""
+        return self.corpus.version.digest
 
     @property
     def short(self) -> str:
@@ -80,11 +92,11 @@ def _opens(index: SearchIndex) -> bool:
     return True
 
 
-def _generation(index_dir: Path, digest: str) -> Path | None:
-    """Return the index generation *index_dir* points at when it was built from *digest* and opens."""
+def _generation(index_dir: Path, version: CorpusVersion) -> Path | None:
+    """Return the index generation *index_dir* points at when it was built from *version* and opens."""
     target = Path(os.path.realpath(index_dir))
     meta = read_meta(target)
-    if meta is None or meta.get("corpus_hash") != digest:
+    if meta is None or meta.get("without") or not built_from(meta, version):
         return None
     if not _opens(SearchIndex(target)):  # a corrupt generation fails here, not in a request
         return None
@@ -100,18 +112,15 @@ def build_snapshot(rules: Path, index_dir: Path, attempts: int = 3, force: bool 
     :class:`VersionUnavailableError` when the files kept changing while they were read.
     """
     for _attempt in range(attempts):
-        digest = corpus_hash(rules)
-        corpus = load_corpus(rules)
-        if corpus_hash(rules) != digest:
-            continue  # edited while we read: read again
-        generation = None if force else _generation(index_dir, digest)
+        corpus = load_corpus(rules)  # stamped with the version of exactly the files it read
+        generation = None if force else _generation(index_dir, corpus.version)
         if generation is None:
             force = False
             build_index(index_dir, corpus=corpus, rules=rules)
-            generation = _generation(index_dir, digest)
+            generation = _generation(index_dir, corpus.version)
         if generation is None:
-            continue  # the files (or the index) changed under us
-        return Snapshot(digest, corpus, SearchIndex(generation), generation, time.time())
+            continue  # the index changed under us
+        return Snapshot(corpus, SearchIndex(generation), generation, time.time())
     raise VersionUnavailableError("the rules files kept changing while they were read; try again shortly",
                                   path="rules")
 
@@ -124,7 +133,7 @@ class Versions:
         self.index_dir = Path(index_dir)
         self.poll_seconds = poll_seconds
         self._current: Snapshot | None = None
-        self._signature: tuple[tuple[str, int, int], ...] | None = None
+        self._signature: Signature | None = None
         self._building = threading.Lock()
         self._broken = False
         self._failed_at = 0.0
@@ -193,12 +202,12 @@ class Versions:
 
     def _poll(self) -> bool:
         current = self._current
-        signature = stat_signature(self.rules)
+        signature = version_signature(self.rules)
         broken = self._broken or (current is not None and not current.index_present())
         if not broken and signature == self._signature and (
                 current is not None or time.monotonic() - self._failed_at < FAILED_RETRY_SECONDS):
             return False
-        if current is not None and not broken and corpus_hash(self.rules) == current.version:
+        if current is not None and not broken and corpus_version(self.rules) == current.corpus_version:
             self._signature = signature  # touched, not changed
             self._pending = None
             return False

@@ -44,18 +44,16 @@ from whoosh import index as whoosh_index
 from whoosh.query import Term
 from whoosh.searching import Searcher
 
-from engine.corpus import Source, default_root
+from engine.corpus import Signature, Source, default_root, version_signature
 from engine.errors import CorpusError, UnreadableInputError
 from engine.search.index import (
     META_FILE,
     RANKED_FIELDS,
     Expansion,
     build_index,
-    corpus_hash,
     default_index_dir,
     ensure_index,
     read_meta,
-    stat_signature,
 )
 from engine.search.query import (
     ExpansionTable,
@@ -68,8 +66,8 @@ from engine.search.query import (
 )
 from engine.search.rank import rerank, weighting
 
-__all__ = ["SearchHit", "SearchIndex", "SearchResult", "build_index", "corpus_hash", "default_index_dir",
-           "ensure_index", "search"]
+__all__ = ["SearchHit", "SearchIndex", "SearchResult", "build_index", "default_index_dir", "ensure_index",
+           "search"]
 
 MAX_LIMIT = 100
 DEFAULT_LIMIT = 20
@@ -229,7 +227,7 @@ class SearchIndex:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._checked_at: float | None = None
-        self._signature: tuple[tuple[str, int, int], ...] = ()
+        self._signature: Signature = ()
 
     def _maintain(self) -> None:
         """Build or rebuild the index when it is missing or the corpus files changed."""
@@ -244,7 +242,7 @@ class SearchIndex:
             checked = self._checked_at
             if checked is not None and time.monotonic() - checked < self.recheck_seconds:
                 return
-            signature = stat_signature(self.rules)
+            signature = version_signature(self.rules)
             if signature != self._signature:
                 try:
                     ensure_index(self.index_dir, self.rules)

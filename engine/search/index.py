@@ -26,8 +26,8 @@ suggests from it; it is never ranked). ``id``, ``game``, ``kind`` and ``doc`` ar
 The index lives in a generation folder beside the requested path (``build/.index-gen-<hash>-<ns>``)
 and the requested path (``build/index``) is a symlink switched with one ``os.replace``: a reader
 opens either the old generation or the new one, never a half-written one. The generation is keyed by
-:func:`corpus_hash` (the fingerprint of the corpus files' content, the synonyms file and the schema
-version), recorded in its ``meta.json`` with the games, the glossary's query expansions and the list
+the corpus version (:class:`engine.corpus.CorpusVersion`) and :func:`index_inputs` (the synonyms file
+and the schema version), recorded in its ``meta.json`` with the games, the glossary's query expansions and the list
 of fields left out (the benchmark builds one index without ``asked`` to measure what it brings).
 """
 
@@ -51,7 +51,7 @@ from whoosh.analysis import STOP_WORDS, Analyzer, LowercaseFilter, RegexTokenize
 from whoosh.fields import ID, STORED, TEXT, Schema
 
 from engine import locks, ownership
-from engine.corpus import Corpus, Paragraph, default_root, load_corpus
+from engine.corpus import Corpus, CorpusVersion, Paragraph, corpus_version, default_root, load_corpus
 from engine.errors import UnreadableInputError
 from engine.graph import build_graph
 
@@ -118,39 +118,18 @@ def default_index_dir() -> Path:
 
 # --------------------------------------------------------------------------- freshness
 
-def rules_files(rules: Path) -> list[Path]:
-    """Return the corpus files a build reads: ``documents.yaml`` and every document's YAML files."""
-    files = [rules / "documents.yaml"] if (rules / "documents.yaml").is_file() else []
-    files += sorted(rules.glob("*/*.yaml"))
-    return files
-
-
-def _inputs(rules: Path) -> list[Path]:
-    return [*rules_files(rules), SYNONYMS_FILE]
-
-
-def corpus_hash(rules: Path) -> str:
-    """Return the fingerprint of everything an index is built from: corpus files, synonyms, schema version."""
-    digest = hashlib.sha256(SCHEMA_VERSION.encode())
-    for path in _inputs(rules):
-        digest.update(str(path.relative_to(rules) if path.is_relative_to(rules) else path.name).encode())
-        digest.update(b"\0")
-        with contextlib.suppress(OSError):
-            digest.update(path.read_bytes())
-        digest.update(b"\0")
+def index_inputs() -> str:
+    """Return the digest of what an index is built from besides the corpus: schema version and synonyms."""
+    digest = hashlib.sha256(SCHEMA_VERSION.encode() + b"\0")
+    with contextlib.suppress(OSError):
+        digest.update(SYNONYMS_FILE.read_bytes())
     return digest.hexdigest()
 
 
-def stat_signature(rules: Path) -> tuple[tuple[str, int, int], ...]:
-    """Return a cheap fingerprint (name, mtime, size) of the inputs, to decide when to rehash."""
-    out = []
-    for path in _inputs(rules):
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        out.append((str(path), st.st_mtime_ns, st.st_size))
-    return tuple(out)
+def built_from(meta: Mapping[str, Any], version: CorpusVersion) -> bool:
+    """Return whether the index whose ``meta.json`` is *meta* was built from *version* (and these inputs)."""
+    return bool(version.digest) and meta.get("corpus_version") == version.digest and (
+        meta.get("inputs") == index_inputs())
 
 
 def read_meta(index_dir: Path) -> dict[str, Any] | None:
@@ -168,7 +147,7 @@ def is_fresh(index_dir: Path, rules: Path | None = None) -> bool:
     """Return whether *index_dir* holds a full index built from the current files of *rules*."""
     meta = read_meta(index_dir)
     return (meta is not None and not meta.get("without")
-            and meta.get("corpus_hash") == corpus_hash(rules or default_root()))
+            and built_from(meta, corpus_version(rules or default_root())))
 
 
 # --------------------------------------------------------------------------- expansions
@@ -418,12 +397,14 @@ def _prune(index_dir: Path, keep: int = 2) -> None:
         ownership.remove_owned(g)
 
 
-def write_index(corpus: Corpus, index_dir: Path, digest: str, without: Iterable[str] = ()) -> Path:
+def write_index(corpus: Corpus, index_dir: Path, without: Iterable[str] = ()) -> Path:
     """Write the index of *corpus* into a new generation beside *index_dir*, swap it in; return *index_dir*.
 
-    *digest* is the fingerprint of the inputs, recorded in ``meta.json`` to tell when the index is
-    stale; *without* names ranked fields left out (for the benchmark's "without asked" baseline).
+    The corpus's version (:class:`~engine.corpus.CorpusVersion`) and :func:`index_inputs` are recorded
+    in ``meta.json`` to tell when the index is stale; *without* names ranked fields left out (for the
+    benchmark's "without asked" baseline).
     """
+    digest = corpus.version.digest
     index_dir = Path(index_dir)
     skip = sorted(set(without))
     unknown = [f for f in skip if f not in FIELD_BOOSTS]
@@ -431,7 +412,7 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str, without: Iterable[
         raise UnreadableInputError(f"unknown search field {unknown[0]!r} (one of {', '.join(FIELD_BOOSTS)})",
                                    path="without")
     index_dir.parent.mkdir(parents=True, exist_ok=True)
-    generation = index_dir.parent / f".{index_dir.name}-gen-{digest[:12]}-{time.time_ns()}"
+    generation = index_dir.parent / f".{index_dir.name}-gen-{digest[:12] or 'unversioned'}-{time.time_ns()}"
     generation.mkdir()
     ownership.write_marker(generation, "search-index", tree=True)
     try:
@@ -445,7 +426,9 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str, without: Iterable[
         ix.close()
         meta = {
             "schema": SCHEMA_VERSION,
-            "corpus_hash": digest,
+            "corpus_version": digest,
+            "corpus_files": list(corpus.version.files),
+            "inputs": index_inputs(),
             "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "paragraphs": count,
             "games": dict(corpus.games),
@@ -463,15 +446,8 @@ def write_index(corpus: Corpus, index_dir: Path, digest: str, without: Iterable[
 
 
 def _build(index_dir: Path, root: Path, corpus: Corpus | None, without: Iterable[str] = ()) -> Path:
-    if corpus is not None:
-        return write_index(corpus, index_dir, corpus_hash(root), without)
-    for _attempt in range(3):
-        digest = corpus_hash(root)
-        loaded = load_corpus(root)
-        if corpus_hash(root) == digest:
-            break
-    # (after three attempts with files changing under us, index what was read last)
-    return write_index(loaded, index_dir, digest, without)
+    # the loader stamps the corpus with the version of exactly the files it read
+    return write_index(corpus if corpus is not None else load_corpus(root), index_dir, without)
 
 
 def build_index(out_dir: Path | None = None, *, corpus: Corpus | None = None,
@@ -479,7 +455,7 @@ def build_index(out_dir: Path | None = None, *, corpus: Corpus | None = None,
     """Build the search index into *out_dir* (default ``build/index``) and return that path.
 
     The corpus is read fresh from *rules* (default ``rules/``) with the validating loader, so the
-    fingerprint stamped on the index is that of exactly the files it was built from. A caller that
+    version stamped on the index is that of exactly the files it was built from. A caller that
     already holds the corpus of those files (``runecodex build``, tests, the benchmark) may pass it
     as *corpus*. Raises :class:`~engine.errors.CorpusError` when the corpus does not validate.
     """

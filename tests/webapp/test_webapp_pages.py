@@ -7,7 +7,8 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from engine.corpus import get_corpus
+from engine.build import write_site_version
+from engine.corpus import CorpusVersion, get_corpus
 from engine.site.layout import SiteLayout
 from webapp.app import create_app
 
@@ -61,6 +62,7 @@ def test_built_site_is_served_and_rulings_link_into_it(tmp_path: Path) -> None:
     page.parent.mkdir(parents=True)
     page.write_text(f'<html><body><p id="{pid}">battle</p></body></html>')
     (tmp_path / "index.html").write_text("<html><body>front page</body></html>")
+    write_site_version(tmp_path, corpus.version)  # a site of the served version (as `runecodex build` marks it)
     client = create_app({"SITE_DIR": str(tmp_path)}).test_client()
     for url, status in (("/site/", 200), ("/site", 308), (f"/site/{layout.page_of[pid]}.html", 200),
                         ("/site/../pyproject.toml", 404), ("/site/rune-age/", 404)):
@@ -75,6 +77,12 @@ def test_built_site_is_served_and_rulings_link_into_it(tmp_path: Path) -> None:
     other = next(p for p in links if layout.page_of.get(p) != layout.page_of[pid])
     assert links[other] == f"/rules/{other}", "pages not built fall back to /rules/<id>"
     assert client.get(f"/api/rules/{pid}").get_json()["url"].endswith(f".html#{pid}")
+    # a site of another corpus version (or of none recorded) is never linked
+    write_site_version(tmp_path, CorpusVersion(corpus.version.files, "0" * 64))
+    client = create_app({"SITE_DIR": str(tmp_path)}).test_client()
+    links = client.post("/api/resolve", json=position).get_json()["links"]
+    assert links[pid] == f"/rules/{pid}"
+    assert client.get(f"/rules/{pid}").status_code == 200 and client.get("/rules/").status_code == 200
 
 
 def test_quick_reference_page_lists_topics_and_renders_the_pdf(client: FlaskClient) -> None:

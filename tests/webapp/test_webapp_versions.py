@@ -7,8 +7,14 @@ every two seconds; here the test calls it, so "before" and "after" the switch ar
 
 from __future__ import annotations
 
+import html
 import json
+import os
+import re
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -173,3 +179,136 @@ def test_a_corrupt_index_is_a_503_then_rebuilt_not_a_permanent_error(versioned_a
     resp = client.get("/api/search?q=morale")
     assert resp.status_code == 200 and resp.get_json()["hits"]
     assert client.get("/api/version").get_json()["pending"] is False
+
+
+# ------------------------------------------------------------------ links and the built site of one version
+
+
+def cli_build(rules: Path, site: Path, index: Path) -> None:
+    """Run ``runecodex build`` (site and search index) on *rules*, as a user would."""
+    env = {**os.environ, "RUNECODEX_RULES": str(rules), "RUNECODEX_CACHE": str(site.parent / "corpus-cache"),
+           "RUNECODEX_INDEX": str(index)}
+    result = subprocess.run([sys.executable, "-m", "engine.cli", "build", "--out", str(site), "-j", "1", "-q"],
+                            capture_output=True, text=True, env=env, cwd=ROOT, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture
+def site_app(tmp_path: Path, rules_copy: Path) -> Iterator[Flask]:
+    """Return an app serving *rules_copy* with the site built from it (``runecodex build``)."""
+    site, index = tmp_path / "build" / "site", tmp_path / "build" / "index"
+    cli_build(rules_copy, site, index)
+    app = create_app({"TESTING": True, "RULES_DIR": str(rules_copy), "INDEX_DIR": str(index),
+                      "SITE_DIR": str(site)})
+    yield app
+    services(app).versions.stop()
+
+
+def handed_out(client: FlaskClient, position: dict[str, Any], pid: str, query: str) -> dict[str, str]:
+    """Return every link the app hands out for paragraph *pid*: search (API and page), ruling, rule page."""
+    hits = client.get("/api/search", query_string={"q": query, "limit": 20}).get_json()["hits"]
+    page = client.get("/search", query_string={"q": query}).get_data(as_text=True)
+    listed = re.search(rf'href="([^"]+)" data-pid="{re.escape(pid)}"', page)
+    assert listed is not None, f"{pid} is not among the search page's results for {query!r}"
+    ruling = client.post("/api/resolve", json=position).get_json()
+    return {"search api": next(h["url"] for h in hits if h["id"] == pid), "search page": html.unescape(listed[1]),
+            "ruling": ruling["links"][pid], "rule page": f"/rules/{pid}"}
+
+
+def follow(client: FlaskClient, url: str) -> tuple[str, str, str]:
+    """Return where *url* finally leads (redirects followed), the text served there and its version header."""
+    with client.get(url.split("#")[0], follow_redirects=True) as resp:  # a site file is streamed: close it
+        assert resp.status_code == 200, url
+        return resp.request.path, resp.get_data(as_text=True), resp.headers.get("X-Runecodex-Corpus", "")
+
+
+@pytest.mark.slow
+def test_every_link_serves_the_version_it_names_after_an_edit_until_and_after_the_site_is_rebuilt(
+        site_app: Flask, rules_copy: Path, tmp_path: Path) -> None:
+    client = site_app.test_client()
+    svc = services(site_app)
+    position, pid = cited_paragraph(client)
+    title = client.get(f"/api/rules/{pid}").get_json()["title"]
+    before = handed_out(client, position, pid, title)
+    assert all(url.startswith("/site/") for kind, url in before.items() if kind != "rule page"), before
+    assert follow(client, f"/rules/{pid}")[0].startswith("/site/")  # the site of this version is linked
+
+    edit_paragraph(rules_copy, pid)
+    assert svc.versions.poll() is True
+    new = client.get("/api/version").get_json()["version"][:12]
+    # the published site is of the old version: every link leads to the app's own page of the new one
+    for kind, url in handed_out(client, position, pid, TOKEN).items():
+        where, text, header = follow(client, url)
+        assert where == f"/rules/{pid}", (kind, url, where)
+        assert TOKEN in text and header == new, (kind, url)
+    assert not follow(client, "/rules/")[0].startswith("/site/")
+
+    cli_build(rules_copy, tmp_path / "build" / "site", tmp_path / "build" / "index")
+    time.sleep(2.1)  # the app looks at the published site every 2 s
+    # the site of the new version is published: links lead there again, and it shows the new text
+    for kind, url in handed_out(client, position, pid, TOKEN).items():
+        where, text, header = follow(client, url)
+        assert where.startswith("/site/"), (kind, url, where)
+        assert TOKEN in text and header == new, (kind, url)
+
+
+# ------------------------------------------------------------------ every corpus file is part of the version
+
+
+def fetch_pdf(client: FlaskClient, url: str) -> bytes:
+    """Return the PDF at *url*, waiting while the printer answers 503 (busy)."""
+    for _attempt in range(40):
+        with client.get(url) as resp:
+            if resp.status_code == 503:
+                time.sleep(min(int(resp.headers["Retry-After"]), 3))
+                continue
+            assert resp.status_code == 200 and resp.mimetype == "application/pdf", resp.get_data(as_text=True)
+            return resp.data
+    raise AssertionError(f"{url} was never printed")
+
+
+def pdf_text(data: bytes, tmp_path: Path) -> str:
+    """Return the text of a PDF (poppler's pdftotext), or "" where it is not installed."""
+    if shutil.which("pdftotext") is None:
+        return ""
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(data)
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_a_quickref_yaml_edit_makes_a_new_version_and_a_new_pdf(versioned_app: Flask, rules_copy: Path,
+                                                                 tmp_path: Path) -> None:
+    client = versioned_app.test_client()
+    svc = services(versioned_app)
+    url = "/quickref/rune-age.pdf?t=turn&paper=a4"
+    try:
+        old_version = client.get("/api/version").get_json()["version"]
+        first = fetch_pdf(client, url)
+        assert fetch_pdf(client, url) == first  # the same version: the cached sheet
+        path = rules_copy / "quickref.yaml"
+        text = path.read_text(encoding="utf-8")
+        assert "heading: A player's turn\n" in text
+        path.write_text(text.replace("heading: A player's turn\n", f"heading: A {TOKEN} turn\n", 1),
+                        encoding="utf-8")
+        assert svc.versions.poll() is True
+        assert client.get("/api/version").get_json()["version"] != old_version
+        second = fetch_pdf(client, url)
+        assert second != first
+        shown = pdf_text(second, tmp_path)
+        assert not shown or TOKEN in shown
+    finally:
+        pool = versioned_app.extensions.get("runecodex-pdf")
+        if pool is not None:
+            pool.shutdown()
+
+
+def test_a_facts_yaml_edit_makes_a_new_version(versioned_app: Flask, rules_copy: Path) -> None:
+    client = versioned_app.test_client()
+    svc = services(versioned_app)
+    old_version = client.get("/api/version").get_json()["version"]
+    path = rules_copy / "facts.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + f"# {TOKEN}: a note of the rules editor\n", encoding="utf-8")
+    assert svc.versions.poll() is True
+    status = client.get("/api/version")
+    assert status.get_json()["version"] != old_version and status.get_json()["pending"] is False
+    assert status.headers["X-Runecodex-Corpus"] == status.get_json()["version"][:12]
