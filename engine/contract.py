@@ -154,7 +154,8 @@ class SituationList(Shape):
 class Version(Shape):
     """The corpus version served, and whether a rebuild is pending (and why)."""
 
-    version: str | None = Field(description="the corpus version served, its content digest (null while the first one loads)")
+    version: str | None = Field(description="the corpus version served, its content digest (null while the first "
+                                             "one loads)")
     built_at: str | None = Field(description="when that version was loaded (UTC, ISO 8601)")
     paragraphs: int = Field(description="paragraphs in the served version")
     pending: bool = Field(description="the rules changed and the new version is not served yet")
