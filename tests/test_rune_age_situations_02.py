@@ -7,6 +7,12 @@ the Assault alternates, and each player holds at most one Dragon Rune power.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +23,7 @@ from engine.core import resolve
 from engine.errors import UnreadableInputError
 
 RA = {"game": "rune-age"}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pos(situation: str, **fields: Any) -> dict[str, Any]:
@@ -189,3 +196,31 @@ def test_keyword_abilities_once_per_round_and_only_at_their_moment(keyword: str,
     assert ruling.outcome["limited"] == (keyword != "none")
     assert ruling.legal == (keyword == "none" or (uses == 0 and moment == right))
     assert ruling.outcome["strength_only"] == (keyword == "action" and moment not in ("own_actions", "other_turn"))
+
+
+# ------------------------------------------------------------------------------------ typed situations
+
+def _objects(schema: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Yield every object and array of a published schema (the form's groups and lists), with its path."""
+    if schema.get("type") in ("object", "array"):
+        yield path, schema
+    for key, sub in schema.get("properties", {}).items():
+        yield from _objects(sub, f"{path}.{key}")
+    if isinstance(schema.get("items"), dict):
+        yield from _objects(schema["items"], f"{path}[]")
+
+
+def test_every_rune_age_form_group_carries_a_hint_and_every_list_a_cap() -> None:
+    """Every Rune Age situation is published from its typed model: each group of its form says what it is in a
+    player's words (the board shows it as the hint) and each list has a length cap."""
+    proc = subprocess.run([sys.executable, "-m", "engine.cli", "situations", "--json"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    situations = [s for s in json.loads(proc.stdout)["situations"] if s["game"] == "rune-age"]
+    assert len(situations) == 10
+    for sit in situations:
+        for path, node in _objects(sit["schema"], sit["situation"]):
+            if node.get("type") == "array":
+                assert isinstance(node.get("maxItems"), int), f"{path} has no length cap"
+            else:
+                assert node.get("description"), f"{path} has no hint"

@@ -14,18 +14,19 @@ Action ability in combat simply cannot use it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Literal
+
+from pydantic import ConfigDict
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.schema import Schema, enum, integer, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome
 
-KEYWORDS = ("when_played", "resolution", "end_of_combat", "action", "none")
-MOMENTS = ("own_actions", "played_into_combat", "assault_later", "resolution", "end_of_combat", "other_turn")
+Keyword = Literal["when_played", "resolution", "end_of_combat", "action", "none"]
+Moment = Literal["own_actions", "played_into_combat", "assault_later", "resolution", "end_of_combat", "other_turn"]
 IN_COMBAT = frozenset({"played_into_combat", "assault_later", "resolution", "end_of_combat"})
-ALLOWED = {"when_played": "played_into_combat", "resolution": "resolution", "end_of_combat": "end_of_combat",
-           "action": "own_actions"}
+ALLOWED: dict[str, Moment] = {"when_played": "played_into_combat", "resolution": "resolution",
+                              "end_of_combat": "end_of_combat", "action": "own_actions"}
 KEYWORD_RULE = {"when_played": "ra.abilities.when-played", "resolution": "ra.abilities.resolution",
                 "end_of_combat": "ra.abilities.end-of-combat", "action": "ra.abilities.action"}
 KEYWORD_NAME = {"when_played": "When Played", "resolution": "Resolution", "end_of_combat": "End of Combat",
@@ -35,23 +36,38 @@ MOMENT_TEXT = {"own_actions": "in the Perform Actions step of the owner's turn",
                "assault_later": "later in the Assault, after another card was played",
                "resolution": "in the Resolution step", "end_of_combat": "in the End of Combat step",
                "other_turn": "on another player's turn"}
-CARD: Schema = {
-    **obj(["name", "keyword"],
-          name={**text(), "title": "Card name"},
-          kind={**enum("unit", "tactic"), "title": "Card kind", "default": "unit"},
-          keyword={**enum(*KEYWORDS), "title": "Ability keyword",
-                   "description": "none: an effect without one of the four keywords (Naga, Demon, Guardian).",
-                   "default": "when_played"}),
-    "title": "Card",
-}
-SCHEMA: dict[str, Any] = obj(
-    ["card", "moment"], extra=True,
-    card=CARD,
-    uses_this_round={**integer(0, 20), "title": "Uses this round",
-                     "description": "Times this card's ability or effect has already been used this round.",
-                     "default": 0},
-    moment={**enum(*MOMENTS), "title": "Moment", "default": "own_actions"},
-)
+
+
+class AbilityCard(Model):
+    """The card whose ability or effect is to be used, and the keyword its ability carries."""
+
+    model_config = ConfigDict(title="Card")
+
+    name: str = Field(max_length=200, title="Card name")
+    kind: Literal["unit", "tactic"] = Field("unit", title="Card kind")
+    keyword: Keyword = Field(title="Ability keyword",
+                             description="none: an effect without one of the four keywords (Naga, Demon, Guardian).",
+                             json_schema_extra={"default": "when_played"})
+
+
+class AbilityLimitsPosition(OpenPosition):
+    """A card's ability about to be used: how often it was used this round, and at which moment."""
+
+    game: Literal["rune-age"]
+    situation: Literal["ability_limits"]
+    card: AbilityCard
+    uses_this_round: int = Field(0, ge=0, le=20, title="Uses this round",
+                                 description="Times this card's ability or effect has already been used this round.")
+    moment: Moment = Field(title="Moment", json_schema_extra={"default": "own_actions"})
+
+
+class AbilityLimitsOutcome(Outcome):
+    """Whether the once-per-round limit applies, the uses left, and whether the unit adds only its strength."""
+
+    limited: bool
+    uses_left: int | None
+    strength_only: bool
+
 
 LABELS: dict[str, Label] = {
     "limited": "Once per round", "uses_left": "Uses left this round", "strength_only": "Counts only its strength",
@@ -99,17 +115,9 @@ def _storm_sorceress(name: str, keyword: str, moment: str) -> list[str]:
     return ["rafaq.faq.faction-cards.4"] if moment in IN_COMBAT else ["rafaq.faq.faction-cards.3"]
 
 
-@situation("rune-age", "ability_limits", SCHEMA, labels=LABELS)
-def resolve_ability_limits(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve whether a card's ability may be used now: once per card per round and the keyword's moment."""
-    card, moment = pos["card"], pos["moment"]
-    name, kind, keyword = card["name"], card.get("kind", "unit"), card["keyword"]
-    uses = int(pos.get("uses_this_round", 0))
-    limited = is_limited(keyword)
-    left = uses_left(uses, corpus) if limited else None
-    strength_only = is_strength_only(kind, keyword, moment)
-    out: dict[str, Any] = {"limited": limited, "uses_left": left, "strength_only": strength_only}
-    sorceress = _storm_sorceress(name, keyword, moment)
+def _limit(pos: AbilityLimitsPosition, limited: bool, trace: Trace) -> None:
+    """Once per card per round: a keyword ability already used this round cannot be used again."""
+    name, keyword, uses = pos.card.name, pos.card.keyword, pos.uses_this_round
     if limited:
         trace.step(f"{name}'s {KEYWORD_NAME[keyword]} ability is optional and may be used once per round; it has "
                    f"been used {uses} time(s) this round.", "ra.abilities")
@@ -120,6 +128,11 @@ def resolve_ability_limits(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
         trace.step(f"{name}'s effect has no ability keyword, so the once-per-round limit does not apply "
                    f"({uses} earlier use(s) do not matter); when it applies is set by the card's own text.",
                    is_limited)
+
+
+def _moment(pos: AbilityLimitsPosition, strength_only: bool, sorceress: list[str], trace: Trace) -> None:
+    """The keyword's moment: each keyword ability is used only at its own moment (Actions not in combat)."""
+    name, keyword, moment = pos.card.name, pos.card.keyword, pos.moment
     if strength_only:
         trace.step(f"{name} is in a combat: it adds only its strength, and its Action ability cannot resolve.",
                    is_strength_only, *sorceress)
@@ -133,8 +146,19 @@ def resolve_ability_limits(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
     if sorceress == ["rafaq.faq.faction-cards.3"]:
         trace.step("Used as a Card action, the Storm Sorceress is destroyed at the end of the turn even if she was "
                    "never exhausted for influence.", "rafaq.faq.faction-cards.3")
+
+
+@situation("rune-age", "ability_limits", AbilityLimitsPosition, labels=LABELS)
+def resolve_ability_limits(pos: AbilityLimitsPosition, trace: Trace, corpus: Corpus) -> AbilityLimitsOutcome:
+    """Resolve whether a card's ability may be used now: once per card per round and the keyword's moment."""
+    card, moment = pos.card, pos.moment
+    limited = is_limited(card.keyword)
+    out = AbilityLimitsOutcome(limited=limited, uses_left=uses_left(pos.uses_this_round, corpus) if limited else None,
+                               strength_only=is_strength_only(card.kind, card.keyword, moment))
+    _limit(pos, limited, trace)
+    _moment(pos, out.strength_only, _storm_sorceress(card.name, card.keyword, moment), trace)
     if not trace.violations:
-        trace.summarize(f"{name} may use its {KEYWORD_NAME[keyword]} "
+        trace.summarize(f"{card.name} may use its {KEYWORD_NAME[card.keyword]} "
                         + ("ability now; no use of it is left this round." if limited
                            else "effect now; it is not limited to once per round."))
     return out

@@ -12,40 +12,87 @@ and never applies their effects.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.schema import BOOL, Schema, arr, enum, nullable, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.rune_age.siege import Scenario
 
-SCENARIOS = ("resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument")
-PLAYER: Schema = {
-    **obj(["player"],
-          player={**text(80), "title": "Player"},
-          dragon_rune={**nullable(text()), "title": "Active Dragon Rune power card", "default": None},
-          used_this_round={**BOOL, "title": "Used (exhausted) this round", "default": False}),
-    "title": "Player",
-}
-EVENT: Schema = {
-    **obj(["type"],
-          type={**enum("use", "discovery", "elimination"), "title": "What happens", "default": "use"},
-          player={**text(80), "title": "Player (use, discovery)"},
-          card={**text(), "title": "New Dragon Rune power (discovery)"},
-          eliminated={**text(80), "title": "Eliminated player (elimination)"},
-          cause={**enum("siege", "event_card"), "title": "Eliminated by (elimination)", "default": "siege"},
-          victor={**text(80), "title": "Victor of the siege (elimination by siege)"},
-          keep={**nullable(text()), "title": "Card kept active",
-                "description": "The obtaining player's choice when he holds two cards.", "default": None}),
-    "title": "Event",
-}
-SCHEMA: dict[str, Any] = obj(
-    ["scenario", "players", "event"], extra=True,
-    scenario={**enum(*SCENARIOS), "title": "Scenario", "default": "runewars"},
-    players={**arr(PLAYER, 1, 6), "title": "Players and their Dragon Rune power cards"},
-    event=EVENT,
-)
+
+class RunePlayer(Model):
+    """A player and the Dragon Rune power card he holds active, if any."""
+
+    model_config = ConfigDict(title="Player")
+
+    player: str = Field(max_length=80, title="Player")
+    dragon_rune: str | None = Field(None, max_length=200, title="Active Dragon Rune power card")
+    used_this_round: bool = Field(False, title="Used (exhausted) this round")
+
+
+class RuneEvent(Model):
+    """What happens to the Dragon Rune power cards: a player uses his, discovers a new one, or is eliminated."""
+
+    model_config = ConfigDict(title="Event")
+
+    type: Literal["use", "discovery", "elimination"] = Field(title="What happens", json_schema_extra={"default": "use"})
+    player: str | None = maybe(title="Player (use, discovery)", max_length=80)
+    card: str | None = maybe(title="New Dragon Rune power (discovery)", max_length=200)
+    eliminated: str | None = maybe(title="Eliminated player (elimination)", max_length=80)
+    cause: Literal["siege", "event_card"] = Field("siege", title="Eliminated by (elimination)")
+    victor: str | None = maybe(title="Victor of the siege (elimination by siege)", max_length=80)
+    keep: str | None = Field(None, max_length=200, title="Card kept active",
+                             description="The obtaining player's choice when he holds two cards.")
+
+    def needs(self) -> tuple[str, ...]:
+        """Return the fields this kind of event must name (all players but the discovered ``card``)."""
+        if self.type == "use":
+            return ("player",)
+        if self.type == "discovery":
+            return ("player", "card")
+        return ("eliminated", "victor") if self.cause == "siege" else ("eliminated",)
+
+
+class DragonRunesPosition(OpenPosition):
+    """A Dragon Rune power event in the Runewars scenario: the players' cards and what happens to them."""
+
+    game: Literal["rune-age"]
+    situation: Literal["dragon_runes"]
+    scenario: Scenario = Field(title="Scenario", json_schema_extra={"default": "runewars"})
+    players: list[RunePlayer] = Field(min_length=1, max_length=6, title="Players and their Dragon Rune power cards")
+    event: RuneEvent
+
+    @model_validator(mode="after")
+    def _named(self) -> DragonRunesPosition:
+        names: set[str] = set()
+        for i, p in enumerate(self.players):
+            if p.player in names:
+                raise refuse(f"player {p.player!r} is listed twice", f"players[{i}].player")
+            names.add(p.player)
+        if not has_dragon_runes(self.scenario):
+            return self  # the ruling says so; the event is not read
+        event = self.event
+        for key in event.needs():
+            value = getattr(event, key)
+            if value is None:
+                raise refuse(f"missing field {key!r} (required for a {event.type} event)", f"event.{key}")
+            if key != "card" and value not in names:
+                raise refuse(f"{value!r} is not one of the players", f"event.{key}")
+        if "victor" in event.needs() and event.victor == event.eliminated:
+            raise refuse(f"{event.eliminated!r} cannot be both the eliminated player and the victor", "event.victor")
+        return self
+
+
+class DragonRunesOutcome(Outcome):
+    """Who obtains a Dragon Rune power card, every player's active card, and the cards removed or exhausted."""
+
+    obtains: str | None = None
+    dragon_runes: dict[str, str | None]
+    removed_from_game: list[str] = Field(default_factory=list)
+    exhausted: list[str] = Field(default_factory=list)
+
 
 LABELS: dict[str, Label] = {
     "obtains": "Obtains a Dragon Rune power", "dragon_runes": "Active Dragon Rune powers",
@@ -71,31 +118,18 @@ def who_obtains(cause: str, victor: str | None) -> str | None:
     return victor if cause == "siege" else None
 
 
-def _field(event: Mapping[str, Any], key: str, names: Mapping[str, Any]) -> str:
-    value = event.get(key)
-    if value is None:
-        raise UnreadableInputError(f"missing field {key!r} (required for a {event['type']} event)",
-                                   path=f"event.{key}")
-    if key != "card" and value not in names:
-        raise UnreadableInputError(f"{value!r} is not one of the players", path=f"event.{key}")
-    return str(value)
-
-
-def _players(raw: Any) -> dict[str, Mapping[str, Any]]:
-    out: dict[str, Mapping[str, Any]] = {}
-    for i, p in enumerate(raw):
-        if p["player"] in out:
-            raise UnreadableInputError(f"player {p['player']!r} is listed twice", path=f"players[{i}].player")
-        out[p["player"]] = p
-    return out
+def _named(value: str | None) -> str:
+    """Return a player or card the event names (the position's validator made sure it is there)."""
+    assert value is not None
+    return value
 
 
 @rule("ra.runewars.one-active", "rafaq.faq.scenarios.runewars.1", "rafaq.faq.scenarios.runewars.2")
-def _gain(who: str, new: str, runes: dict[str, str | None], keep: str | None, out: dict[str, Any],
-          trace: Trace) -> None:
+def _gain(who: str, new: str, keep: str | None, out: DragonRunesOutcome, trace: Trace) -> None:
     """A player gains a card: with none active it becomes active; with one, he keeps one and removes the other."""
+    runes = out.dragon_runes
     old = runes[who]
-    out["obtains"] = who
+    out.obtains = who
     if old is None:
         runes[who] = new
         trace.step(f"{who} had no Dragon Rune power card, so {new} becomes his active card, faceup for all to "
@@ -113,61 +147,40 @@ def _gain(who: str, new: str, runes: dict[str, str | None], keep: str | None, ou
         del runes[who]
         return
     runes[who] = keep
-    out["removed_from_game"].append(new if keep == old else old)
-    trace.step(f"{who} keeps {keep} active; {out['removed_from_game'][-1]} is removed from the game.",
+    out.removed_from_game.append(new if keep == old else old)
+    trace.step(f"{who} keeps {keep} active; {out.removed_from_game[-1]} is removed from the game.",
                "ra.runewars.one-active", "rafaq.faq.scenarios.runewars.1")
 
 
-@situation("rune-age", "dragon_runes", SCHEMA, labels=LABELS)
-def resolve_dragon_runes(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a Dragon Rune power event in Runewars: a use, a Dragon Rune Discovery, or an elimination."""
-    players = _players(pos["players"])
-    event = pos["event"]
-    kind = event["type"]
-    runes: dict[str, str | None] = {name: p.get("dragon_rune") for name, p in players.items()}
-    out: dict[str, Any] = {"obtains": None, "dragon_runes": dict(runes), "removed_from_game": [], "exhausted": []}
-    if not has_dragon_runes(pos["scenario"]):
-        trace.violate(f"Dragon Rune power cards are used only in the Runewars scenario, not in "
-                      f"{pos['scenario'].replace('-', ' ')}", has_dragon_runes)
-        return out
-    if kind == "use":
-        who = _field(event, "player", players)
-        card = runes[who]
-        if card is None:
-            trace.violate(f"{who} holds no Dragon Rune power card to use", can_use)
-        elif not can_use(card, players[who].get("used_this_round", False)):
-            trace.violate(f"{who} already exhausted {card} this round; it can be used once per round", can_use)
-        else:
-            out["exhausted"] = [card]
-            trace.step(f"{who} exhausts {card} to use it; it stays exhausted, so it cannot be used again this "
-                       f"round.", can_use)
-            trace.summarize(f"{who} uses {card} by exhausting it, its one use this round.")
-        return out
-    if kind == "discovery":
-        who, new = _field(event, "player", players), _field(event, "card", players)
-        trace.step(f"Dragon Rune Discovery: {who} obtains {new}.", "ra.runewars.one-active")
-        _gain(who, new, runes, event.get("keep"), out, trace)
+def _use(pos: DragonRunesPosition, out: DragonRunesOutcome, trace: Trace) -> None:
+    """A player uses his Dragon Rune power by exhausting it, once per round."""
+    who = _named(pos.event.player)
+    card = out.dragon_runes[who]
+    used = next(p.used_this_round for p in pos.players if p.player == who)
+    if card is None:
+        trace.violate(f"{who} holds no Dragon Rune power card to use", can_use)
+    elif not can_use(card, used):
+        trace.violate(f"{who} already exhausted {card} this round; it can be used once per round", can_use)
     else:
-        _eliminate(event, players, runes, out, trace)
-    out["dragon_runes"] = runes
-    if trace.decisions:
-        trace.summarize(f"{out['obtains']} now holds two Dragon Rune power cards and must choose which one stays "
-                        f"active; the other is removed from the game.")
-    elif not trace.violations:
-        trace.summarize(_summary(out, runes))
-    return out
+        out.exhausted = [card]
+        trace.step(f"{who} exhausts {card} to use it; it stays exhausted, so it cannot be used again this "
+                   f"round.", can_use)
+        trace.summarize(f"{who} uses {card} by exhausting it, its one use this round.")
 
 
-def _eliminate(event: Mapping[str, Any], players: Mapping[str, Any], runes: dict[str, str | None],
-               out: dict[str, Any], trace: Trace) -> None:
-    loser = _field(event, "eliminated", players)
-    cause = event.get("cause", "siege")
-    victor = _field(event, "victor", players) if cause == "siege" else None
-    if victor == loser:
-        raise UnreadableInputError(f"{loser!r} cannot be both the eliminated player and the victor",
-                                   path="event.victor")
-    card = runes[loser]
-    runes[loser] = None
+def _discover(event: RuneEvent, out: DragonRunesOutcome, trace: Trace) -> None:
+    """Dragon Rune Discovery: the player obtains a new card."""
+    who, new = _named(event.player), _named(event.card)
+    trace.step(f"Dragon Rune Discovery: {who} obtains {new}.", "ra.runewars.one-active")
+    _gain(who, new, event.keep, out, trace)
+
+
+def _eliminate(event: RuneEvent, out: DragonRunesOutcome, trace: Trace) -> None:
+    """A player is eliminated: the siege's victor obtains his card; after an Event card it is removed."""
+    loser, cause = _named(event.eliminated), event.cause
+    victor = _named(event.victor) if cause == "siege" else None
+    card = out.dragon_runes[loser]
+    out.dragon_runes[loser] = None
     trace.step(f"{loser} is eliminated" + (f" by {victor}'s siege." if victor else " by damage from an Event card."),
                "ra.player-elimination")
     if card is None:
@@ -175,18 +188,42 @@ def _eliminate(event: Mapping[str, Any], players: Mapping[str, Any], runes: dict
         return
     taker = who_obtains(cause, victor)
     if taker is None:
-        out["removed_from_game"].append(card)
+        out.removed_from_game.append(card)
         trace.step(f"No player eliminated {loser}, so nobody obtains {card}: it is removed from the game.",
                    "ra.runewars.event-elimination")
         return
     trace.step(f"{taker} eliminated {loser} and obtains {card}.", "ra.runewars.special-rules")
-    _gain(taker, card, runes, event.get("keep"), out, trace)
+    _gain(taker, card, event.keep, out, trace)
 
 
-def _summary(out: Mapping[str, Any], runes: Mapping[str, str | None]) -> str:
-    removed = out["removed_from_game"]
+@situation("rune-age", "dragon_runes", DragonRunesPosition, labels=LABELS)
+def resolve_dragon_runes(pos: DragonRunesPosition, trace: Trace, corpus: Corpus) -> DragonRunesOutcome:
+    """Resolve a Dragon Rune power event in Runewars: a use, a Dragon Rune Discovery, or an elimination."""
+    out = DragonRunesOutcome(dragon_runes={p.player: p.dragon_rune for p in pos.players})
+    if not has_dragon_runes(pos.scenario):
+        trace.violate(f"Dragon Rune power cards are used only in the Runewars scenario, not in "
+                      f"{pos.scenario.replace('-', ' ')}", has_dragon_runes)
+        return out
+    if pos.event.type == "use":
+        _use(pos, out, trace)
+        return out
+    if pos.event.type == "discovery":
+        _discover(pos.event, out, trace)
+    else:
+        _eliminate(pos.event, out, trace)
+    if trace.decisions:
+        trace.summarize(f"{out.obtains} now holds two Dragon Rune power cards and must choose which one stays "
+                        f"active; the other is removed from the game.")
+    elif not trace.violations:
+        trace.summarize(_summary(out))
+    return out
+
+
+def _summary(out: DragonRunesOutcome) -> str:
+    """One sentence: who obtains a card and keeps which one active, and what is removed from the game."""
+    removed = out.removed_from_game
     gone = f"; {', '.join(removed)} {'is' if len(removed) == 1 else 'are'} removed from the game" if removed else ""
-    who = out["obtains"]
+    who = out.obtains
     if who is None:
         return f"Nobody obtains a Dragon Rune power card{gone}."
-    return f"{who} obtains a Dragon Rune power card and keeps {runes[who]} active{gone}."
+    return f"{who} obtains a Dragon Rune power card and keeps {out.dragon_runes[who]} active{gone}."

@@ -6,25 +6,47 @@ and the scenarios' victory rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.schema import BOOL, arr, enum, integer, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome
+from engine.rune_age.siege import Scenario
 
-SCHEMA: dict[str, Any] = obj(
-    ["scenario", "event_deck_remaining"], extra=True,
-    scenario=enum("resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"),
-    event_deck_remaining=integer(0, 40),
-    enemies=arr(obj(["name"], name=text(), start_of_event_phase=BOOL, drawn_this_round=BOOL), max_items=40),
-)
+
+class Enemy(Model):
+    """An Enemy card in play, and whether it has an ability that resolves at the start of the Event phase."""
+
+    name: str = Field(max_length=200)
+    start_of_event_phase: bool = False
+    drawn_this_round: bool = False
+
+
+class EventPhasePosition(OpenPosition):
+    """The start of a Rune Age Event phase: the scenario, the Event cards left and the Enemies in play."""
+
+    game: Literal["rune-age"]
+    situation: Literal["event_phase"]
+    scenario: Scenario
+    event_deck_remaining: int = Field(ge=0, le=40)
+    enemies: list[Enemy] = Field([], max_length=40)
+
+
+EventResult = Literal["draw_event", "all_players_win", "reshuffle_stage_2"]
+
+
+class EventPhaseOutcome(Outcome):
+    """What the start of the Event phase decides: the Enemy abilities that resolve and what the deck does."""
+
+    triggers: list[str]
+    game_over: bool = False
+    result: EventResult = "draw_event"
 
 
 @rule("ra.enemy-event-cards.start-of-event-phase", "rafaq.faq.general.10")
-def is_triggered(enemy: Mapping[str, Any]) -> bool:
+def is_triggered(enemy: Enemy) -> bool:
     """Return whether an Enemy's start-of-Event-phase ability resolves: not in the round it was drawn."""
-    return bool(enemy.get("start_of_event_phase")) and not enemy.get("drawn_this_round", False)
+    return enemy.start_of_event_phase and not enemy.drawn_this_round
 
 
 @rule("ra.event-cards-the-event-phase.depleted", "ra.the-cataclysm.event-deck", "ra.the-cataclysm.victory")
@@ -39,44 +61,54 @@ LABELS: dict[str, Label] = {
     "result": ("Result", {"draw_event": "Draw an Event card", "all_players_win": "All players win",
                           "reshuffle_stage_2": "Reshuffle the Stage 2 Events"}),
 }
+THEN: dict[EventResult, str] = {
+    "draw_event": "then the first player draws an Event card",
+    "all_players_win": "then the empty Event deck ends The Cataclysm and all players win",
+    "reshuffle_stage_2": "then the empty Event deck is rebuilt from the Stage 2 Events"}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace) -> str:
     """One sentence: which Enemy abilities resolve, then what the Event deck does."""
-    triggers = out["triggers"]
+    triggers = out.triggers
     first = (f"{', '.join(triggers)} resolve{'s' if len(triggers) == 1 else ''} "
              f"{'its' if len(triggers) == 1 else 'their'} start-of-Event-phase ability"
              if triggers else "No start-of-Event-phase ability resolves")
-    then = {"draw_event": "then the first player draws an Event card",
-            "all_players_win": "then the empty Event deck ends The Cataclysm and all players win",
-            "reshuffle_stage_2": "then the empty Event deck is rebuilt from the Stage 2 Events"}[out["result"]]
-    return f"{first}; {then}."
+    return f"{first}; {THEN[out.result]}."
 
 
-@situation("rune-age", "event_phase", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_event_phase(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve the start of an Event phase: which Enemy abilities trigger, and an empty Event deck."""
-    enemies = pos.get("enemies", [])
-    triggers = [e["name"] for e in enemies if is_triggered(e)]
+def _enemy_abilities(pos: EventPhasePosition, trace: Trace) -> list[str]:
+    """Start of the Event phase: Enemies' start-of-phase abilities resolve; return those that do."""
+    enemies = pos.enemies
     for e in enemies:
-        if e.get("start_of_event_phase"):
-            trace.step(f"{e['name']}'s start-of-Event-phase ability "
+        if e.start_of_event_phase:
+            trace.step(f"{e.name}'s start-of-Event-phase ability "
                        + ("resolves." if is_triggered(e) else "does not resolve: it was drawn this round."),
                        is_triggered)
-    if not any(e.get("start_of_event_phase") for e in enemies):
+    if not any(e.start_of_event_phase for e in enemies):
         trace.step("No Enemy in play has a start-of-Event-phase ability.", "ra.enemy-event-cards")
-    out: dict[str, Any] = {"triggers": triggers, "game_over": False, "result": "draw_event"}
-    if pos["event_deck_remaining"] > 0:
-        trace.step(f"The first player draws the top Event card ({pos['event_deck_remaining']} left) and resolves it.",
+    return [e.name for e in enemies if is_triggered(e)]
+
+
+def _draw(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace, corpus: Corpus) -> None:
+    """The first player draws an Event card; an empty deck is rebuilt, or ends The Cataclysm."""
+    if pos.event_deck_remaining > 0:
+        trace.step(f"The first player draws the top Event card ({pos.event_deck_remaining} left) and resolves it.",
                    "ra.event-cards-the-event-phase.draw")
-        return out
-    if is_game_over_on_empty_deck(pos["scenario"], corpus):
-        out.update(game_over=True, result="all_players_win")
+        return
+    if is_game_over_on_empty_deck(pos.scenario, corpus):
+        out.game_over, out.result = True, "all_players_win"
         trace.step("The Event deck is empty when the first player must draw: in The Cataclysm the deck is not "
                    "rebuilt and the players all win together.", is_game_over_on_empty_deck)
     else:
-        out["result"] = "reshuffle_stage_2"
+        out.result = "reshuffle_stage_2"
         trace.step("The Event deck is empty: shuffle the Stage 2 Events from the Event discard pile into a new "
                    "deck (Stage 1 Events are not reused), then draw.", "ra.event-cards-the-event-phase.depleted")
+
+
+@situation("rune-age", "event_phase", EventPhasePosition, labels=LABELS)
+@summarized(_summary)
+def resolve_event_phase(pos: EventPhasePosition, trace: Trace, corpus: Corpus) -> EventPhaseOutcome:
+    """Resolve the start of an Event phase: which Enemy abilities trigger, and an empty Event deck."""
+    out = EventPhaseOutcome(triggers=_enemy_abilities(pos, trace))
+    _draw(pos, out, trace, corpus)
     return out

@@ -12,46 +12,102 @@ reports ``lost: 0``); ``discarded`` is null at ``discard_hand`` when ``hand`` is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 
-TIMINGS = ("perform_actions", "discard_hand", "ability")
-SOURCE: Schema = {
-    **obj(["name", "influence"],
-          name={**text(), "title": "Card", "description": "The city, stronghold, Reward or unit exhausted."},
-          kind={**enum("city", "stronghold", "reward", "unit"), "title": "Kind", "default": "city"},
-          influence={**integer(0, 20), "title": "Influence", "description": "The influence the card produces."},
-          exhausted={**BOOL, "title": "Already exhausted",
-                     "description": "The card was already exhausted before this spend.", "default": False}),
-    "title": "Exhausted card",
-}
-PURCHASE: Schema = {
-    **obj(["name", "cost"],
-          name={**text(), "title": "Card bought or ability paid"},
-          kind={**enum("neutral", "gold", "faction_unit", "stronghold", "ability"), "title": "Kind",
-                "default": "neutral"},
-          cost={**integer(0, 50), "title": "Influence cost"}),
-    "title": "Purchase",
-}
-SCHEMA: dict[str, Any] = obj(
-    ["timing", "exhaust"], extra=True,
-    player={**text(), "title": "Player"},
-    timing={**enum(*TIMINGS), "title": "When",
-            "description": "perform_actions: a Spend Influence action; discard_hand: keeping cards in turn step 3; "
-                           "ability: paying an ability's influence cost.", "default": "perform_actions"},
-    exhaust={**arr(SOURCE, max_items=30), "title": "Cards exhausted for influence"},
-    purchases={**arr(PURCHASE, max_items=50), "title": "Purchases"},
-    retain={**integer(0, 60), "title": "Cards kept", "description": "Cards kept in hand at the discard_hand step."},
-    hand={**integer(0, 60), "title": "Cards in hand", "description": "Cards in hand at the discard_hand step."},
-    retained_cards={**arr(text(), max_items=60), "title": "Cards kept (names)"},
-    carried_over={**integer(0, 50), "title": "Influence carried over",
-                  "description": "Influence left from an earlier spend that the player wants to add.", "default": 0},
-)
+Timing = Literal["perform_actions", "discard_hand", "ability"]
+PurchaseKind = Literal["neutral", "gold", "faction_unit", "stronghold", "ability"]
+
+
+class Source(Model):
+    """A card exhausted to produce influence."""
+
+    model_config = ConfigDict(title="Exhausted card")
+
+    name: str = Field(max_length=200, title="Card", description="The city, stronghold, Reward or unit exhausted.")
+    kind: Literal["city", "stronghold", "reward", "unit"] = Field("city", title="Kind")
+    influence: int = Field(ge=0, le=20, title="Influence", description="The influence the card produces.")
+    exhausted: bool = Field(False, title="Already exhausted",
+                            description="The card was already exhausted before this spend.")
+
+
+class InfluencePurchase(Model):
+    """A card bought, or an ability's cost paid, with the influence produced."""
+
+    model_config = ConfigDict(title="Purchase")
+
+    name: str = Field(max_length=200, title="Card bought or ability paid")
+    kind: PurchaseKind = Field("neutral", title="Kind")
+    cost: int = Field(ge=0, le=50, title="Influence cost")
+
+
+class SpendInfluencePosition(OpenPosition):
+    """A spending of influence: the cards exhausted, what the influence pays for, and the cards kept in hand."""
+
+    game: Literal["rune-age"]
+    situation: Literal["spend_influence"]
+    player: str | None = maybe(title="Player", max_length=200)
+    timing: Timing = Field(title="When", json_schema_extra={"default": "perform_actions"},
+                           description="perform_actions: a Spend Influence action; discard_hand: keeping cards in "
+                                       "turn step 3; ability: paying an ability's influence cost.")
+    exhaust: list[Source] = Field(max_length=30, title="Cards exhausted for influence")
+    purchases: list[InfluencePurchase] = Field([], max_length=50, title="Purchases")
+    retain: int | None = maybe("Cards kept in hand at the discard_hand step.", title="Cards kept", ge=0, le=60)
+    hand: int | None = maybe("Cards in hand at the discard_hand step.", title="Cards in hand", ge=0, le=60)
+    retained_cards: list[Annotated[str, Field(max_length=200)]] | None = maybe(title="Cards kept (names)",
+                                                                               max_length=60)
+    carried_over: int = Field(0, ge=0, le=50, title="Influence carried over",
+                              description="Influence left from an earlier spend that the player wants to add.")
+
+    @property
+    def kept(self) -> int:
+        """Return the cards kept in hand: ``retain``, else as many as ``retained_cards`` names, else none."""
+        if self.retain is not None:
+            return self.retain
+        return len(self.retained_cards) if self.retained_cards is not None else 0
+
+    @model_validator(mode="after")
+    def _retained(self) -> SpendInfluencePosition:
+        names, retain = self.retained_cards, self.kept
+        if names is not None and len(names) != retain:
+            raise refuse(f"retained_cards names {len(names)} card(s) but retain is {retain}", "retained_cards")
+        if retain > 0 and self.hand is None:
+            raise refuse("missing field 'hand' (required when retain is above 0)", "hand")
+        return self
+
+
+class SpendInfluenceOutcome(Outcome):
+    """What a spending of influence decides: influence produced and spent, what is lost, bought and kept.
+
+    ``kept``, ``discarded`` and ``draws`` are given at the Discard Hand step only (``discarded`` is null there
+    when the hand's size is not given).
+    """
+
+    influence: int
+    cost: int
+    lost: int = 0
+    exhausted: list[str]
+    acquired: list[str] = Field(default_factory=list)
+    kept: int | None = None
+    discarded: int | None = None
+    draws: int | None = None
+    at_discard_hand: bool = Field(False, exclude=True)
+
+    @model_serializer(mode="wrap")
+    def _keys(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if not self.at_discard_hand:
+            for key in ("kept", "discarded", "draws"):
+                out.pop(key, None)
+        return out
+
+
 LABELS: dict[str, Label] = {
     "influence": "Influence produced", "cost": "Influence spent", "lost": "Influence lost",
     "exhausted": "Cards exhausted", "acquired": "Cards acquired (to the discard pile)",
@@ -96,100 +152,111 @@ def purchase_fits(kind: str, timing: str) -> bool:
     return timing == {"neutral": "perform_actions", "gold": "perform_actions", "ability": "ability"}.get(kind)
 
 
-def _retained(pos: Mapping[str, Any]) -> tuple[int, Sequence[str] | None]:
-    names = pos.get("retained_cards")
-    retain = pos.get("retain")
-    if retain is None:
-        retain = len(names) if names is not None else 0
-    if names is not None and len(names) != retain:
-        raise UnreadableInputError(f"retained_cards names {len(names)} card(s) but retain is {retain}",
-                                   path="retained_cards")
-    if retain > 0 and pos.get("hand") is None:
-        raise UnreadableInputError("missing field 'hand' (required when retain is above 0)", path="hand")
-    return int(retain), names
+def _who(pos: SpendInfluencePosition) -> str:
+    return pos.player or "The player"
 
 
-def _check_purchases(purchases: Sequence[Mapping[str, Any]], timing: str, trace: Trace) -> None:
+def _ability_faq(timing: str) -> list[str]:
+    return ["rafaq.faq.general.13"] if timing == "ability" else []
+
+
+def _exhaust(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Exhaust cards for influence, pooled for this spend; then what it pays for (purchases, cards kept)."""
+    exhaust, purchases = pos.exhaust, pos.purchases
+    rewards = any(c.kind == "reward" for c in exhaust)
+    listed = ", ".join(f"{c.name} ({c.influence})" for c in exhaust) or "no card"
+    trace.step(f"{_who(pos)} exhausts {listed}: {out.influence} influence in all, pooled for this spend.",
+               "ra.spend-influence-action", "ra.spending-influence",
+               *(["rafaq.errata.rulebook.p7"] if rewards else []))
+    if purchases:
+        trace.step("Purchases: " + ", ".join(f"{p.name} ({p.cost})" for p in purchases)
+                   + f", {sum(p.cost for p in purchases)} influence.", "ra.spend-influence-action",
+                   *_ability_faq(pos.timing))
+    if pos.kept:
+        trace.step(f"Keeping {pos.kept} card(s) in hand costs {retain_cost(pos.kept, corpus)} influence "
+                   f"(1 per card).", retain_cost)
+
+
+def _check_exhausted(pos: SpendInfluencePosition, trace: Trace) -> None:
+    """Only a refreshed card can be exhausted, and influence from an earlier spend never carries over."""
+    for i, c in enumerate(pos.exhaust):
+        if not can_exhaust(c.exhausted):
+            trace.violate(f"exhaust[{i}] ({c.name}) is already exhausted; it is refreshed only at the start of "
+                          f"its controller's turn", can_exhaust, "ra.a-player-s-turn.1",
+                          *(["rafaq.errata.rulebook.p7"] if c.kind == "reward" else []))
+    carried = pos.carried_over
+    if carried:
+        trace.violate(f"{carried} influence from an earlier spend cannot be added: unspent influence never "
+                      f"carries over", is_affordable, *_ability_faq(pos.timing))
+
+
+def _check_purchases(purchases: Sequence[InfluencePurchase], timing: str, trace: Trace) -> None:
+    """Each purchase is one influence may pay for, at this timing."""
     for i, p in enumerate(purchases):
-        kind = p.get("kind", "neutral")
+        kind = p.kind
         if kind in BOUGHT_WITH_GOLD:
-            trace.violate(f"purchases[{i}] ({p['name']}) is a {kind.replace('_', ' ')}; those are bought with "
+            trace.violate(f"purchases[{i}] ({p.name}) is a {kind.replace('_', ' ')}; those are bought with "
                           f"gold, not influence", BOUGHT_WITH_GOLD[kind], "ra.term.influence")
         elif not purchase_fits(kind, timing):
             when = "a Spend Influence action" if kind != "ability" else "paying an ability's cost"
-            trace.violate(f"purchases[{i}] ({p['name']}) is a {kind} purchase, which is only made in {when}, "
+            trace.violate(f"purchases[{i}] ({p.name}) is a {kind} purchase, which is only made in {when}, "
                           f"not at {timing.replace('_', ' ')}", purchase_fits,
                           *(["rafaq.faq.general.13"] if kind == "ability" or timing == "ability" else []))
 
 
-@situation("rune-age", "spend_influence", SCHEMA, labels=LABELS)
-def resolve_spend_influence(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a spending of influence: what it buys, what is kept in hand, and what is lost."""
-    timing = pos["timing"]
-    who = pos.get("player") or "The player"
-    exhaust = list(pos["exhaust"])
-    purchases = list(pos.get("purchases", []))
-    retain, names = _retained(pos)
-    hand = pos.get("hand")
-    influence = sum(int(c["influence"]) for c in exhaust)
-    bought = sum(int(p["cost"]) for p in purchases)
-    keep_cost = retain_cost(retain, corpus)
-    cost = bought + keep_cost
-    out: dict[str, Any] = {"influence": influence, "cost": cost, "lost": 0,
-                           "exhausted": [c["name"] for c in exhaust], "acquired": []}
-    if timing == "discard_hand":
-        out.update(kept=retain, discarded=None if hand is None else max(0, hand - retain),
-                   draws=draws_after(retain, corpus))
-
-    rewards = any(c.get("kind") == "reward" for c in exhaust)
-    listed = ", ".join(f"{c['name']} ({c['influence']})" for c in exhaust) or "no card"
-    trace.step(f"{who} exhausts {listed}: {influence} influence in all, pooled for this spend.",
-               "ra.spend-influence-action", "ra.spending-influence",
-               *(["rafaq.errata.rulebook.p7"] if rewards else []))
-    if purchases:
-        trace.step("Purchases: " + ", ".join(f"{p['name']} ({p['cost']})" for p in purchases)
-                   + f", {bought} influence.", "ra.spend-influence-action",
-                   *(["rafaq.faq.general.13"] if timing == "ability" else []))
-    if retain:
-        trace.step(f"Keeping {retain} card(s) in hand costs {keep_cost} influence (1 per card).", retain_cost)
-    for i, c in enumerate(exhaust):
-        if not can_exhaust(c.get("exhausted", False)):
-            trace.violate(f"exhaust[{i}] ({c['name']}) is already exhausted; it is refreshed only at the start of "
-                          f"its controller's turn", can_exhaust, "ra.a-player-s-turn.1",
-                          *(["rafaq.errata.rulebook.p7"] if c.get("kind") == "reward" else []))
-    carried = int(pos.get("carried_over", 0))
-    if carried:
-        trace.violate(f"{carried} influence from an earlier spend cannot be added: unspent influence never "
-                      f"carries over", is_affordable,
-                      *(["rafaq.faq.general.13"] if timing == "ability" else []))
-    _check_purchases(purchases, timing, trace)
+def _check_retain(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace) -> None:
+    """Cards are kept only at the Discard Hand step, from the hand; the influence must cover the whole cost."""
+    retain, hand, timing = pos.kept, pos.hand, pos.timing
     if retain and timing != "discard_hand":
         trace.violate(f"cards are kept in hand only at the discard hand step, not at {timing.replace('_', ' ')}",
                       retain_cost)
     if hand is not None and retain > hand:
         trace.violate(f"retain is {retain} but the hand holds only {hand} card(s)", retain_cost)
-    if not is_affordable(influence, cost):
-        trace.violate(f"the spend costs {cost} influence but the exhausted cards produce only {influence}",
+    if not is_affordable(out.influence, out.cost):
+        trace.violate(f"the spend costs {out.cost} influence but the exhausted cards produce only {out.influence}",
                       is_affordable)
-    if trace.violations:
-        return out
-    out["lost"] = lost = influence_lost(influence, cost)
-    out["acquired"] = [p["name"] for p in purchases if p.get("kind", "neutral") in ("neutral", "gold")]
-    if out["acquired"]:
-        trace.step(f"{', '.join(out['acquired'])} go(es) faceup into {who}'s discard pile.",
+
+
+def _spend(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace) -> None:
+    """The influence is spent: cards bought go to the discard pile, and what is left unspent is lost."""
+    out.lost = lost = influence_lost(out.influence, out.cost)
+    out.acquired = [p.name for p in pos.purchases if p.kind in ("neutral", "gold")]
+    if out.acquired:
+        trace.step(f"{', '.join(out.acquired)} go(es) faceup into {_who(pos)}'s discard pile.",
                    "ra.spend-influence-action.neutral-cards", "ra.spend-influence-action.gold-cards")
     trace.step(f"{lost} influence is left unspent and lost; it cannot be saved for later."
                if lost else "All the influence produced is spent; nothing is lost.", influence_lost,
-               *(["rafaq.faq.general.13"] if timing == "ability" else []))
-    if timing == "discard_hand":
-        _discard_hand(out, who, names, trace, corpus)
-    trace.summarize(_summary(out, who, timing, purchases, lost))
+               *_ability_faq(pos.timing))
+
+
+@situation("rune-age", "spend_influence", SpendInfluencePosition, labels=LABELS)
+def resolve_spend_influence(pos: SpendInfluencePosition, trace: Trace, corpus: Corpus) -> SpendInfluenceOutcome:
+    """Resolve a spending of influence: what it buys, what is kept in hand, and what is lost."""
+    retain, hand = pos.kept, pos.hand
+    out = SpendInfluenceOutcome(influence=sum(c.influence for c in pos.exhaust),
+                                cost=sum(p.cost for p in pos.purchases) + retain_cost(retain, corpus),
+                                exhausted=[c.name for c in pos.exhaust])
+    if pos.timing == "discard_hand":
+        out.at_discard_hand = True
+        out.kept, out.discarded = retain, None if hand is None else max(0, hand - retain)
+        out.draws = draws_after(retain, corpus)
+    _exhaust(pos, out, trace, corpus)
+    _check_exhausted(pos, trace)
+    _check_purchases(pos.purchases, pos.timing, trace)
+    _check_retain(pos, out, trace)
+    if trace.violations:
+        return out
+    _spend(pos, out, trace)
+    if pos.timing == "discard_hand":
+        _discard_hand(pos, out, trace, corpus)
+    trace.summarize(_summary(pos, out))
     return out
 
 
-def _discard_hand(out: dict[str, Any], who: str, names: Sequence[str] | None, trace: Trace, corpus: Corpus) -> None:
-    kept = out["kept"]
-    gone = f"{out['discarded']} card(s)" if out["discarded"] is not None else "every other card"
+def _discard_hand(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Turn steps 3 and 4: the cards kept stay in hand, the others are discarded, then draw up to the hand size."""
+    who, names, kept = _who(pos), pos.retained_cards, pos.kept
+    gone = f"{out.discarded} card(s)" if out.discarded is not None else "every other card"
     trace.step(f"{who} keeps {kept} card(s)" + (f" ({', '.join(names)})" if names else "")
                + f" and discards {gone}.", retain_cost)
     size = corpus.fact("ra.a-player-s-turn.4", "hand_size")
@@ -197,17 +264,18 @@ def _discard_hand(out: dict[str, Any], who: str, names: Sequence[str] | None, tr
         trace.step(f"With {kept} cards kept, {who} already holds more than {size}: he draws nothing and "
                    f"keeps them all, as there is no maximum hand size.", draws_after)
     else:
-        trace.step(f"Turn step 4: {who} draws {out['draws']} card(s) to hold {size}.", draws_after)
+        trace.step(f"Turn step 4: {who} draws {out.draws} card(s) to hold {size}.", draws_after)
     if kept and names is None:
         trace.decide(who, f"which {kept} card(s) to keep in hand", retain_cost, field="retained_cards")
 
 
-def _summary(out: Mapping[str, Any], who: str, timing: str, purchases: Sequence[Mapping[str, Any]],
-             lost: int) -> str:
+def _summary(pos: SpendInfluencePosition, out: SpendInfluenceOutcome) -> str:
+    """One sentence: what the influence pays for, what is kept and drawn, and what is lost."""
+    who, lost = _who(pos), out.lost
     lost_text = f"{lost} influence is lost" if lost else "nothing is lost"
-    if timing == "discard_hand":
-        discard = f", discards {out['discarded']}" if out["discarded"] is not None else ""
-        return (f"{who} pays {out['cost']} of {out['influence']} influence to keep {out['kept']} card(s){discard} "
-                f"and draws {out['draws']}; {lost_text}.")
-    what = ", ".join(p["name"] for p in purchases) or "nothing"
-    return f"{who} spends {out['cost']} of {out['influence']} influence on {what}; {lost_text}."
+    if pos.timing == "discard_hand":
+        discard = f", discards {out.discarded}" if out.discarded is not None else ""
+        return (f"{who} pays {out.cost} of {out.influence} influence to keep {out.kept} card(s){discard} "
+                f"and draws {out.draws}; {lost_text}.")
+    what = ", ".join(p.name for p in pos.purchases) or "nothing"
+    return f"{who} spends {out.cost} of {out.influence} influence on {what}; {lost_text}."

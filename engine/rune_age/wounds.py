@@ -18,42 +18,77 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 
-UNIT: Schema = {
-    **obj(["id", "name", "player", "strength"],
-          id={**text(80), "title": "Id", "description": "A unique label for this card in the combat."},
-          name={**text(), "title": "Card name"},
-          player={**text(80), "title": "Owner"},
-          strength={**integer(0, 50), "title": "Strength"},
-          origin={**enum("faction", "neutral", "mythic"), "title": "Origin", "default": "faction"},
-          cannot_be_destroyed={**BOOL, "title": "Cannot be destroyed",
-                               "description": "Its ability forbids destroying it (Demon, Forest Guardian).",
-                               "default": False},
-          end_of_combat={**BOOL, "title": "Has an End of Combat ability", "default": False}),
-    "title": "Unit in combat",
-}
-EVENT: Schema = {
-    **obj(["effect", "unit"],
-          effect={**enum("wound", "destroy", "remove"), "title": "Effect",
-                  "description": "remove: the unit leaves the combat without being destroyed."},
-          unit={**text(80), "title": "Unit id"},
-          source={**text(), "title": "Caused by"},
-          guardian={**BOOL, "title": "Guardian used", "description": "The owner wounds the unit instead.",
-                    "default": False}),
-    "title": "Event",
-}
-SCHEMA: dict[str, Any] = obj(
-    ["combat", "units"], extra=True,
-    combat={**enum("battle", "siege"), "title": "Combat", "default": "battle"},
-    units={**arr(UNIT, 1, 100), "title": "Units played into the combat, in play order"},
-    events={**arr(EVENT, max_items=200), "title": "Wounds, destroys and removals, in the order they happen"},
-)
+Origin = Literal["faction", "neutral", "mythic"]
+Place = Literal["barracks", "central_play_area", "discard_pile", "removed"]
+
+
+class CombatUnit(Model):
+    """A unit card played into the combat: who owns it, its strength and where it came from."""
+
+    model_config = ConfigDict(title="Unit in combat")
+
+    id: str = Field(max_length=80, title="Id", description="A unique label for this card in the combat.")
+    name: str = Field(max_length=200, title="Card name")
+    player: str = Field(max_length=80, title="Owner")
+    strength: int = Field(ge=0, le=50, title="Strength")
+    origin: Origin = Field("faction", title="Origin")
+    cannot_be_destroyed: bool = Field(False, title="Cannot be destroyed",
+                                      description="Its ability forbids destroying it (Demon, Forest Guardian).")
+    end_of_combat: bool = Field(False, title="Has an End of Combat ability")
+
+
+class CombatEvent(Model):
+    """A wound, destroy or removal that happens to a unit during the combat."""
+
+    model_config = ConfigDict(title="Event")
+
+    effect: Literal["wound", "destroy", "remove"] = Field(
+        title="Effect", description="remove: the unit leaves the combat without being destroyed.")
+    unit: str = Field(max_length=80, title="Unit id")
+    source: str | None = maybe(title="Caused by", max_length=200)
+    guardian: bool = Field(False, title="Guardian used", description="The owner wounds the unit instead.")
+
+
+class CombatWoundsPosition(OpenPosition):
+    """A combat's units and the wounds, destroys and removals that happen to them, in order."""
+
+    game: Literal["rune-age"]
+    situation: Literal["combat_wounds"]
+    combat: Literal["battle", "siege"] = Field(title="Combat", json_schema_extra={"default": "battle"})
+    units: list[CombatUnit] = Field(min_length=1, max_length=100,
+                                    title="Units played into the combat, in play order")
+    events: list[CombatEvent] = Field([], max_length=200,
+                                      title="Wounds, destroys and removals, in the order they happen")
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> CombatWoundsPosition:
+        seen: set[str] = set()
+        for i, u in enumerate(self.units):
+            if u.id in seen:
+                raise refuse(f"unit id {u.id!r} is used twice", f"units[{i}].id")
+            seen.add(u.id)
+        return self
+
+
+class CombatWoundsOutcome(Outcome):
+    """Each player's strength at Resolution, the units wounded and destroyed, and where every card goes."""
+
+    strength: dict[str, int]
+    wounded: list[str]
+    destroyed: list[str]
+    fate: dict[str, Place]
+    end_of_combat: list[str]
+    no_effect: list[int]
+
+
 LABELS: dict[str, Label] = {
     "strength": "Strength at Resolution", "wounded": "Wounded at End of Combat",
     "destroyed": "Destroyed",
@@ -68,15 +103,19 @@ END_OF_COMBAT = {"battle": "ra.conduct-a-battle.5", "siege": "ra.conduct-a-siege
 class Unit:
     """A unit's state during the combat (mutable while the events are replayed, local to one ruling)."""
 
-    id: str
-    name: str
-    player: str
-    strength: int
-    origin: str
-    cannot_be_destroyed: bool
-    end_of_combat: bool
+    card: CombatUnit
     wounded: bool = False
     gone: str = ""  # "" in combat, "destroyed" or "removed"
+
+    @property
+    def id(self) -> str:
+        """Return the unit's id in this combat."""
+        return self.card.id
+
+    @property
+    def name(self) -> str:
+        """Return the card's name."""
+        return self.card.name
 
     @property
     def in_combat(self) -> bool:
@@ -95,30 +134,20 @@ def counted_strength(units: Sequence[Unit]) -> dict[str, int]:
     """Return each player's strength from units still in combat: wounded ones count, gone ones do not."""
     out: dict[str, int] = {}
     for u in units:
-        out[u.player] = out.get(u.player, 0) + (u.strength if u.in_combat else 0)
+        out[u.card.player] = out.get(u.card.player, 0) + (u.card.strength if u.in_combat else 0)
     return out
 
 
 @rule("ra.term.destroy", "ra.conduct-a-battle.5", "rafaq.oa.general.2")
-def place_of_origin(origin: str) -> str:
+def place_of_origin(origin: str) -> Place:
     """Return where a destroyed unit goes: Barracks, central play area, or (mythic) its discard pile."""
-    return {"faction": "barracks", "neutral": "central_play_area"}.get(origin, "discard_pile")
+    return "barracks" if origin == "faction" else "central_play_area" if origin == "neutral" else "discard_pile"
 
 
 @rule("rafaq.oa.neutral-cards.2")
 def is_destroyable(unit: Unit) -> bool:
     """Return whether a destroy effect takes hold: not on a unit whose ability forbids it (no effect)."""
-    return not unit.cannot_be_destroyed
-
-
-def _units(raw: Sequence[Mapping[str, Any]]) -> dict[str, Unit]:
-    out: dict[str, Unit] = {}
-    for i, u in enumerate(raw):
-        if u["id"] in out:
-            raise UnreadableInputError(f"unit id {u['id']!r} is used twice", path=f"units[{i}].id")
-        out[u["id"]] = Unit(u["id"], u["name"], u["player"], int(u["strength"]), u.get("origin", "faction"),
-                            bool(u.get("cannot_be_destroyed", False)), bool(u.get("end_of_combat", False)))
-    return out
+    return not unit.card.cannot_be_destroyed
 
 
 def _label(u: Unit) -> str:
@@ -131,85 +160,104 @@ def _absent(u: Unit | None, ref: str) -> str:
     return f"{_label(u)} was already {u.gone} and is no longer in the combat"
 
 
+@dataclass
+class Losses:
+    """The units destroyed while the events are replayed, and the destroy events that had no effect."""
+
+    destroyed: list[str]
+    no_effect: list[int]
+
+
 @rule("ra.destroying-wounding-units", "ra.term.participating-unit")
-def _replay(units: dict[str, Unit], events: Sequence[Mapping[str, Any]], trace: Trace) -> tuple[list[str], list[int]]:
+def _replay(units: dict[str, Unit], events: Sequence[CombatEvent], trace: Trace) -> Losses:
     """Apply the events in order; return the ids destroyed during combat and the no-effect destroy events."""
-    destroyed: list[str] = []
-    no_effect: list[int] = []
+    losses = Losses([], [])
     for i, ev in enumerate(events):
-        u = units.get(ev["unit"])
-        src = ev.get("source") or "an effect"
+        u = units.get(ev.unit)
+        src = ev.source or "an effect"
         if u is None or not u.in_combat:
-            trace.violate(f"events[{i}]: {_absent(u, ev['unit'])}", _replay)
-            continue
-        effect = ev["effect"]
-        if effect == "wound":
+            trace.violate(f"events[{i}]: {_absent(u, ev.unit)}", _replay)
+        elif ev.effect == "wound":
             _wound(u, i, src, trace)
-        elif effect == "remove":
-            u.gone = "removed"
-            cites: list[Any] = ["ra.term.participating-unit"]
-            if "warlock chieftain" in src.lower():
-                cites.append("rafaq.faq.faction-cards.2")
-            if u.wounded:
-                cites.append("rafaq.faq.general.15")
-            trace.step(f"{src} takes {_label(u)} out of the combat without destroying it"
-                       + (", so its wound no longer matters: it is not destroyed at End of Combat." if u.wounded
-                          else "."), *cites)
-        elif not is_destroyable(u):
-            no_effect.append(i)
-            trace.step(f"{src} would destroy {_label(u)}, which cannot be destroyed: the effect resolves with no "
-                       f"effect.", is_destroyable)
-        elif ev.get("guardian", False):
-            if u.wounded:
-                trace.violate(f"events[{i}]: Guardian would wound {_label(u)} instead of destroying it, but it is "
-                              f"already wounded and cannot be wounded again", can_wound, "rafaq.oa.faction-cards.2")
-                continue
-            u.wounded = True
-            trace.step(f"{src} would destroy {_label(u)}; its owner uses a Guardian effect, so {_label(u)} is "
-                       f"wounded instead (the Guardian itself is not wounded unless it was that unit).",
-                       "rafaq.oa.faction-cards.2", "rafaq.oa.faction-cards.3")
+        elif ev.effect == "remove":
+            _remove(u, src, trace)
         else:
-            u.gone = "destroyed"
-            destroyed.append(u.id)
-            trace.step(f"{src} destroys {_label(u)}: it leaves the combat at once and its {u.strength} strength "
-                       f"no longer counts" + (", even though it was wounded." if u.wounded else "."),
-                       "ra.destroying-wounding-units.destroy-in-combat")
-    return destroyed, no_effect
+            _destroy(u, i, src, ev.guardian, losses, trace)
+    return losses
 
 
 def _wound(u: Unit, i: int, src: str, trace: Trace) -> None:
+    """Wound: the unit is turned sideways, still counts, and is destroyed at End of Combat (never wounded twice)."""
     if not can_wound(u):
         trace.violate(f"events[{i}]: {_label(u)} is already wounded and cannot be wounded again", can_wound)
         return
     u.wounded = True
     self_wound = src.strip().lower() == u.name.lower()
-    trace.step(f"{src} wounds {_label(u)}: it is turned sideways and still counts its {u.strength} strength.",
+    trace.step(f"{src} wounds {_label(u)}: it is turned sideways and still counts its {u.card.strength} strength.",
                "ra.destroying-wounding-units.wound", *(["rafaq.faq.faction-cards.1"] if self_wound else []))
 
 
-@situation("rune-age", "combat_wounds", SCHEMA, labels=LABELS)
-def resolve_combat_wounds(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve the wounds, destroys and removals of a combat: strengths at Resolution and every card's fate."""
-    combat = pos["combat"]
-    units = _units(pos["units"])
-    order = list(units.values())
-    trace.step(f"{len(order)} unit(s) in the {combat}: destroying takes a unit out at once, wounding marks it to "
-               f"be destroyed at End of Combat.", "ra.destroying-wounding-units")
-    during, no_effect = _replay(units, pos.get("events", []), trace)
+def _remove(u: Unit, src: str, trace: Trace) -> None:
+    """Remove: the unit leaves the combat without being destroyed (a wound on it no longer matters)."""
+    u.gone = "removed"
+    cites: list[Any] = ["ra.term.participating-unit"]
+    if "warlock chieftain" in src.lower():
+        cites.append("rafaq.faq.faction-cards.2")
+    if u.wounded:
+        cites.append("rafaq.faq.general.15")
+    trace.step(f"{src} takes {_label(u)} out of the combat without destroying it"
+               + (", so its wound no longer matters: it is not destroyed at End of Combat." if u.wounded
+                  else "."), *cites)
+
+
+def _destroy(u: Unit, i: int, src: str, guardian: bool, losses: Losses, trace: Trace) -> None:
+    """Destroy: the unit leaves the combat at once, unless it cannot be destroyed or a Guardian wounds it instead."""
+    if not is_destroyable(u):
+        losses.no_effect.append(i)
+        trace.step(f"{src} would destroy {_label(u)}, which cannot be destroyed: the effect resolves with no "
+                   f"effect.", is_destroyable)
+    elif guardian:
+        if u.wounded:
+            trace.violate(f"events[{i}]: Guardian would wound {_label(u)} instead of destroying it, but it is "
+                          f"already wounded and cannot be wounded again", can_wound, "rafaq.oa.faction-cards.2")
+            return
+        u.wounded = True
+        trace.step(f"{src} would destroy {_label(u)}; its owner uses a Guardian effect, so {_label(u)} is "
+                   f"wounded instead (the Guardian itself is not wounded unless it was that unit).",
+                   "rafaq.oa.faction-cards.2", "rafaq.oa.faction-cards.3")
+    else:
+        u.gone = "destroyed"
+        losses.destroyed.append(u.id)
+        trace.step(f"{src} destroys {_label(u)}: it leaves the combat at once and its {u.card.strength} strength "
+                   f"no longer counts" + (", even though it was wounded." if u.wounded else "."),
+                   "ra.destroying-wounding-units.destroy-in-combat")
+
+
+def _resolution(order: Sequence[Unit], trace: Trace) -> dict[str, int]:
+    """Resolution: each player's strength from the units still in combat, wounded ones included."""
     strength = counted_strength(order)
     trace.step("Strengths compared: " + ", ".join(f"{p} {s}" for p, s in strength.items())
                + " (wounded units count; destroyed and removed ones do not).", counted_strength,
                "ra.destroying-wounding-units.wound")
-    eoc_rule = END_OF_COMBAT[combat]
-    abilities = [u.id for u in order if u.end_of_combat and u.in_combat]
-    missed = [u for u in order if u.end_of_combat and not u.in_combat]
+    return strength
+
+
+def _end_of_combat_abilities(order: Sequence[Unit], eoc_rule: str, trace: Trace) -> list[str]:
+    """End of Combat abilities resolve for units still in combat, before any card moves; return their ids."""
+    abilities = [u.id for u in order if u.card.end_of_combat and u.in_combat]
+    missed = [u for u in order if u.card.end_of_combat and not u.in_combat]
     if abilities:
         trace.step(f"End of Combat abilities of {', '.join(abilities)} may resolve now, before any card moves.",
                    "ra.abilities.end-of-combat", eoc_rule)
     if missed:
         trace.step(f"{', '.join(_label(u) for u in missed)} left the combat earlier, so its End of Combat "
                    f"ability does not resolve.", "rafaq.faq.general.11")
-    wounded = [u.id for u in order if u.in_combat and u.wounded]
+    return abilities
+
+
+def _end_of_combat_wounds(units: Mapping[str, Unit], wounded: Sequence[str], eoc_rule: str,
+                          trace: Trace) -> list[str]:
+    """End of Combat: the wounded units are destroyed (except those that cannot be); return the ids destroyed."""
     doomed = [w for w in wounded if is_destroyable(units[w])]
     for uid in doomed:
         units[uid].gone = "destroyed"
@@ -220,18 +268,35 @@ def resolve_combat_wounds(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) 
     if spared:
         trace.step(f"{', '.join(_label(u) for u in spared)} is wounded but cannot be destroyed, so the End of "
                    f"Combat destruction has no effect on it.", is_destroyable, eoc_rule)
-    fate = _fates(order, trace, eoc_rule)
-    out = {"strength": strength, "wounded": wounded, "destroyed": during + doomed, "fate": fate,
-           "end_of_combat": abilities, "no_effect": no_effect}
+    return doomed
+
+
+@situation("rune-age", "combat_wounds", CombatWoundsPosition, labels=LABELS)
+def resolve_combat_wounds(pos: CombatWoundsPosition, trace: Trace, corpus: Corpus) -> CombatWoundsOutcome:
+    """Resolve the wounds, destroys and removals of a combat: strengths at Resolution and every card's fate."""
+    units = {u.id: Unit(u) for u in pos.units}
+    order = list(units.values())
+    trace.step(f"{len(order)} unit(s) in the {pos.combat}: destroying takes a unit out at once, wounding marks it "
+               f"to be destroyed at End of Combat.", "ra.destroying-wounding-units")
+    losses = _replay(units, pos.events, trace)
+    strength = _resolution(order, trace)
+    eoc_rule = END_OF_COMBAT[pos.combat]
+    abilities = _end_of_combat_abilities(order, eoc_rule, trace)
+    wounded = [u.id for u in order if u.in_combat and u.wounded]
+    doomed = _end_of_combat_wounds(units, wounded, eoc_rule, trace)
+    out = CombatWoundsOutcome(strength=strength, wounded=wounded, destroyed=losses.destroyed + doomed,
+                              fate=_fates(order, trace, eoc_rule), end_of_combat=abilities,
+                              no_effect=losses.no_effect)
     if not trace.violations:
-        trace.summarize(_summary(strength, during, doomed, units))
+        trace.summarize(_summary(strength, losses.destroyed, doomed, units))
     return out
 
 
-def _fates(order: Sequence[Unit], trace: Trace, eoc_rule: str) -> dict[str, str]:
-    fate: dict[str, str] = {}
+def _fates(order: Sequence[Unit], trace: Trace, eoc_rule: str) -> dict[str, Place]:
+    """Cards move: destroyed units to their place of origin, the others to their owners' discard piles."""
+    fate: dict[str, Place] = {}
     for u in order:
-        fate[u.id] = (place_of_origin(u.origin) if u.gone == "destroyed" else
+        fate[u.id] = (place_of_origin(u.card.origin) if u.gone == "destroyed" else
                       "removed" if u.gone == "removed" else "discard_pile")
     places = {"barracks": "the owner's Barracks", "central_play_area": "the central play area",
               "discard_pile": "the owner's discard pile", "removed": "wherever the removing effect put it"}
@@ -239,13 +304,14 @@ def _fates(order: Sequence[Unit], trace: Trace, eoc_rule: str) -> dict[str, str]
     for u in order:
         groups.setdefault(fate[u.id], []).append(_label(u))
     text = "; ".join(f"{', '.join(names)} to {places[f]}" for f, names in groups.items())
-    mythic = any(u.origin == "mythic" and u.gone == "destroyed" for u in order)
+    mythic = any(u.card.origin == "mythic" and u.gone == "destroyed" for u in order)
     trace.step(f"Cards move: {text}.", eoc_rule, "ra.term.destroy", *(["rafaq.oa.general.2"] if mythic else []))
     return fate
 
 
 def _summary(strength: Mapping[str, int], during: Sequence[str], wounded: Sequence[str],
              units: Mapping[str, Unit]) -> str:
+    """One sentence: the strengths at Resolution and the units destroyed, during the combat and at its end."""
     counts = " and ".join(f"{p} {s}" for p, s in strength.items())
     parts = [f"At Resolution the strengths are {counts}"]
     if during:
