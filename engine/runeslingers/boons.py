@@ -25,8 +25,8 @@ from typing import Any
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
+from engine.runeslingers._legacy import AILMENTS, PLAYER, ailment_list, doc
 from engine.runeslingers.common import GAME, describe
-from engine.runeslingers.fields import AILMENTS, PLAYER, ailment_list, doc
 from engine.schema import Schema, enum, nullable, obj, text
 
 PENALTY: Schema = doc(nullable(text()), "Penalty if destroyed while not owned",

@@ -30,8 +30,8 @@ from typing import Any
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
+from engine.runeslingers._legacy import CARD_TYPE, KEYWORDS, PLAYER, doc, flag, keyword_parts, keywords_of, unique_ids
 from engine.runeslingers.common import GAME
-from engine.runeslingers.fields import CARD_TYPE, KEYWORDS, PLAYER, doc, flag, keyword_parts, keywords_of, unique_ids
 from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
 
 CARD: Schema = doc(obj(["name", "type", "light_cost"],

@@ -24,8 +24,8 @@ from typing import Any
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
+from engine.runeslingers._legacy import PLAYER, doc, unique_ids
 from engine.runeslingers.common import GAME
-from engine.runeslingers.fields import PLAYER, doc, unique_ids
 from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
 
 SOURCES = ("runeslinger_ability", "stance", "card")

@@ -27,8 +27,7 @@ from typing import Any
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runeslingers.common import AILMENT_TYPES, GAME, describe
-from engine.runeslingers.fields import (
+from engine.runeslingers._legacy import (
     ADDED_KEYWORDS,
     AILMENTS,
     CARD_TYPE,
@@ -41,6 +40,7 @@ from engine.runeslingers.fields import (
     keyword_parts,
     keywords_of,
 )
+from engine.runeslingers.common import AILMENT_TYPES, GAME, describe
 from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj, text
 
 BULLET: Schema = obj(["valid_target"],

@@ -22,8 +22,8 @@ from typing import Any
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.runeslingers.common import AILMENT, GAME
-from engine.runeslingers.fields import PLAYER, doc, flag, unique_ids
+from engine.runeslingers._legacy import AILMENT, PLAYER, doc, flag, unique_ids
+from engine.runeslingers.common import GAME
 from engine.schema import Schema, arr, integer, obj, text
 
 TRIGGER: Schema = obj(["id", "controller"],
