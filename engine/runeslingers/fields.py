@@ -19,7 +19,7 @@ from pydantic import AfterValidator
 
 from engine.errors import UnreadableInputError
 from engine.model import Field, refuse
-from engine.runeslingers.common import AILMENT_TYPES
+from engine.runeslingers.common import AILMENT_TYPES, Ailment
 
 CardType = Literal["runespell", "trinket", "chant", "boon"]
 CARD_TYPE_HINT = "Runespell (spirit, utility or attack card), or a defense card: trinket, chant or boon."
@@ -113,6 +113,6 @@ def unique_ids(values: Sequence[str], key: str, path: str) -> None:
         raise refuse(f"two entries share the {key} {values[i]!r}; give each its own {key}", f"{path}[{i}].{key}")
 
 
-def ailment_list(counts: Mapping[str, int]) -> dict[str, int]:
+def ailment_list(counts: Mapping[Ailment, int]) -> dict[str, int]:
     """Return the ailments with at least 1 instance, in the book's order."""
     return {t: int(counts[t]) for t in AILMENT_TYPES if counts.get(t, 0) > 0}
