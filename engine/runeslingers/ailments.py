@@ -53,7 +53,7 @@ class ApplyTarget(Model):
 class Application(Model):
     """One ailment an effect applies: a type (none when the effect leaves it open) and its instances."""
 
-    ailment: Ailment | None = maybe()
+    ailment: Ailment | None = Field(None, description="Null when the effect leaves the type open.")
     instances: int = Field(ge=1, le=99)
 
 
