@@ -280,6 +280,9 @@ def test_new_situation_schemas_label_every_field_and_cap_arrays(name: str) -> No
     fields = _fields(dict(schema))
     assert fields
     for path, sub in fields:
-        assert "title" in sub, f"{name}: {path} has no title"
+        # the typed models publish no title that only repeats a one-word key ("Player" for player): the board
+        # humanizes such a key to the same label; every other field carries its own title
+        key = path.rsplit(".", 1)[-1]
+        assert "title" in sub or key.isalpha(), f"{name}: {path} has no title"
         if sub.get("type") == "array":
             assert "maxItems" in sub, f"{name}: {path} has no maxItems"

@@ -8,18 +8,18 @@ advanced rules (4 types at most, nothing under a boon, order, per-instance effec
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
 from engine.runeslingers.common import (
-    AILMENT,
-    AILMENT_COUNTS,
     AILMENT_TYPES,
-    DETERMINATION,
     GAME,
-    POWER,
+    Ailment,
+    AilmentCounts,
+    Determination,
+    Power,
     Standing,
     describe,
     is_defeated,
@@ -27,25 +27,79 @@ from engine.runeslingers.common import (
     total,
     types_present,
 )
-from engine.schema import arr, integer, nullable, obj, text
-
-PHASE_SCHEMA: dict[str, Any] = obj(
-    ["exposed", "power"], extra=True,
-    exposed=AILMENT_COUNTS, concealed=AILMENT_COUNTS, power=POWER, determination=DETERMINATION,
-    remove=AILMENT_COUNTS,
-)
-APPLY_SCHEMA: dict[str, Any] = obj(
-    ["target", "apply"], extra=True,
-    target=obj(None, name=text(), ailments=AILMENT_COUNTS, concealed=AILMENT_COUNTS, boons=integer(0, 4)),
-    apply=arr(obj(["instances"], ailment=nullable(AILMENT), instances=integer(1, 99)),
-              min_items=1, max_items=12),
-    controller=text(), active_player=text(),
-)
 
 
-def _counts(raw: Mapping[str, Any] | None) -> dict[str, int]:
+class AilmentPhasePosition(OpenPosition):
+    """A Runeslinger in its Ailment Phase: the ailments on it and under its boons, its power and determination."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["ailment_phase"]
+    exposed: AilmentCounts
+    concealed: AilmentCounts | None = maybe()
+    power: Power
+    determination: Determination | None = maybe()
+    remove: AilmentCounts | None = maybe()
+
+
+class ApplyTarget(Model):
+    """The Runeslinger receiving the ailments: those on it, those under its boons, and its boons."""
+
+    name: str | None = maybe(max_length=200)
+    ailments: AilmentCounts | None = maybe()
+    concealed: AilmentCounts | None = maybe()
+    boons: int | None = maybe(ge=0, le=4)
+
+
+class Application(Model):
+    """One ailment an effect applies: a type (none when the effect leaves it open) and its instances."""
+
+    ailment: Ailment | None = Field(None, description="Null when the effect leaves the type open.")
+    instances: int = Field(ge=1, le=99)
+
+
+class ApplyAilmentsPosition(OpenPosition):
+    """An effect applying ailments to a Runeslinger, in the order listed."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["apply_ailments"]
+    target: ApplyTarget
+    apply: list[Application] = Field(min_length=1, max_length=12)
+    controller: str | None = maybe(max_length=200)
+    active_player: str | None = maybe(max_length=200)
+
+
+class AilmentPhaseOutcome(Outcome):
+    """What the Ailment Phase does: the ailments removed, the power lost and what is left."""
+
+    power_lost: int = 0
+    exposed_after_total: int
+    exposed_after: dict[str, int] | None
+    removed: int = 0
+    power: int
+    determination: int
+    defeated: bool = False
+
+
+class NotApplied(Model):
+    """An ailment that finds no free area (its type is none when the effect left it open)."""
+
+    ailment: str | None
+    instances: int
+
+
+class ApplyAilmentsOutcome(Outcome):
+    """What an effect applying ailments does: what is applied, what finds no room, and the Burn I losses."""
+
+    applied: dict[str, int] = Field(default_factory=dict)
+    open_applied: int = 0
+    not_applied: list[NotApplied] = Field(default_factory=list)
+    ailments_after: dict[str, int] | None = None
+    burn_i_health_loss: list[int] = Field(default_factory=list)
+
+
+def _counts(raw: Mapping[Ailment, int] | None) -> dict[str, int]:
     """Return the non-zero ``{ailment: instances}`` of a position field."""
-    return {t: int(n) for t, n in (raw or {}).items() if n}
+    return {t: n for t, n in (raw or {}).items() if n}
 
 
 @rule("rs.ailments-advanced-rules.four-types", "rs.your-field.ailment-areas")
@@ -85,68 +139,80 @@ APPLY_LABELS: dict[str, Label] = {
 }
 
 
-def _phase_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _phase_summary(pos: AilmentPhasePosition, out: AilmentPhaseOutcome, trace: Trace) -> str:
     """One sentence: how many ailments go, the power lost, and any choice of types left open."""
-    exposed = total(_counts(pos["exposed"]))
-    if not out["removed"]:
+    exposed = total(_counts(pos.exposed))
+    if not out.removed:
         return f"{exposed} exposed ailment(s), fewer than 8: nothing is removed and no power is lost."
-    powers = "1 power" if out["power_lost"] == 1 else f"{out['power_lost']} powers"
-    text = f"{exposed} exposed ailments: {out['removed']} are removed and the Runeslinger loses {powers}"
-    text += ", which defeats it" if out.get("defeated") else f", keeping {out['exposed_after_total']}"
+    powers = "1 power" if out.power_lost == 1 else f"{out.power_lost} powers"
+    text = f"{exposed} exposed ailments: {out.removed} are removed and the Runeslinger loses {powers}"
+    text += ", which defeats it" if out.defeated else f", keeping {out.exposed_after_total}"
     if trace.decisions:
         text += "; the ailed player chooses which types go"
     return text + "."
 
 
-def _apply_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _apply_summary(pos: ApplyAilmentsPosition, out: ApplyAilmentsOutcome, trace: Trace) -> str:
     """One sentence: what is applied, what does not fit, and the types still to choose."""
-    name = pos["target"].get("name") or "the target Runeslinger"
-    applied = describe(out["applied"]) if out["applied"] else ""
+    name = pos.target.name or "the target Runeslinger"
+    applied = describe(out.applied) if out.applied else ""
     parts = [applied] if applied else []
-    if out["open_applied"]:
-        parts.append(f"{out['open_applied']} ailment(s) of types still to choose")
+    if out.open_applied:
+        parts.append(f"{out.open_applied} ailment(s) of types still to choose")
     text = f"{name[:1].upper()}{name[1:]} receives {' and '.join(parts)}" if parts else \
         f"No ailment can be applied to {name}"
-    missed = len(out["not_applied"])
+    missed = len(out.not_applied)
     if missed and parts:
         text += f"; {missed} ailment(s) find no free area and are not applied"
-    losses = out["burn_i_health_loss"]
+    losses = out.burn_i_health_loss
     if losses:
         text += f"; Burn I makes it lose {losses[0]} health {len(losses)} time(s)"
     return text + "."
 
 
-@situation(GAME, "ailment_phase", PHASE_SCHEMA, labels=PHASE_LABELS)
-@summarized(_phase_summary)
-def resolve_ailment_phase(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve the Ailment Phase: remove 8 exposed ailments and lose a power, repeatedly, while 8 or more."""
-    exposed, concealed = _counts(pos["exposed"]), _counts(pos.get("concealed"))
-    standing = Standing.from_json(pos)
-    batch = int(corpus.fact("rs.phases-of-a-turn.ailment", "ailments_removed_per_power"))
-    out: dict[str, Any] = {"power_lost": 0, "exposed_after_total": total(exposed),
-                           "exposed_after": dict(exposed), "removed": 0, "power": standing.power,
-                           "determination": standing.determination, "defeated": False}
-    _check_areas(exposed, concealed, 0, trace, corpus)
-    if trace.violations:
-        return out
+def _exposed_step(exposed: Mapping[str, int], concealed: Mapping[str, int], trace: Trace) -> None:
+    """The ailments that count: the exposed ones (those under a boon are out of play)."""
     trace.step(f"Exposed ailments: {describe(exposed)} ({total(exposed)} in all)."
                + (f" Concealed under a boon: {describe(concealed)}; they are not on the Runeslinger and do "
                   "not count." if concealed else ""),
                "rs.phases-of-a-turn.ailment",
                *(["rs.boons", "rs.power-loss-conditions.ailments"] if concealed else []))
-    left = total(exposed)
+
+
+def _remove_batches(exposed_total: int, standing: Standing, trace: Trace, corpus: Corpus) -> tuple[int, Standing]:
+    """While 8 or more exposed ailments remain, remove 8 and lose a power; return the ailments left."""
+    batch = int(corpus.fact("rs.phases-of-a-turn.ailment", "ailments_removed_per_power"))
+    left = exposed_total
     while must_remove(left, corpus) and not is_defeated(standing.power, corpus):
         left -= batch
         why = f"{left + batch} exposed ailments, so {batch} of them are removed"
         standing = record_power_loss(standing, why, trace, corpus, must_remove)
-    removed = total(exposed) - left
+    removed = exposed_total - left
     if not removed:
         trace.step(f"Fewer than {batch} exposed ailments: nothing is removed and no power is "
                    "lost.", must_remove)
     elif not is_defeated(standing.power, corpus):
         trace.step(f"{left} exposed ailment(s) remain, fewer than {batch}: the phase ends.", must_remove)
-    out.update(standing.to_json(corpus), exposed_after_total=left, removed=removed)
-    out["exposed_after"] = _after_removal(exposed, removed, pos.get("remove"), trace, corpus)
+    return left, standing
+
+
+@situation(GAME, "ailment_phase", AilmentPhasePosition, labels=PHASE_LABELS)
+@summarized(_phase_summary)
+def resolve_ailment_phase(pos: AilmentPhasePosition, trace: Trace, corpus: Corpus) -> AilmentPhaseOutcome:
+    """Resolve the Ailment Phase: remove 8 exposed ailments and lose a power, repeatedly, while 8 or more."""
+    exposed, concealed = _counts(pos.exposed), _counts(pos.concealed)
+    standing = Standing(pos.power, pos.determination or 0)
+    out = AilmentPhaseOutcome(exposed_after_total=total(exposed), exposed_after=dict(exposed),
+                              power=standing.power, determination=standing.determination)
+    _check_areas(exposed, concealed, 0, trace, corpus)
+    if trace.violations:
+        return out
+    _exposed_step(exposed, concealed, trace)
+    left, standing = _remove_batches(total(exposed), standing, trace, corpus)
+    out.power, out.determination, out.power_lost, out.defeated = standing.values(corpus)
+    out.exposed_after_total, out.removed = left, total(exposed) - left
+    out.exposed_after = _after_removal(exposed, out.removed, None if pos.remove is None else _counts(pos.remove),
+                                      trace, corpus)
     return out
 
 
@@ -159,18 +225,7 @@ def _after_removal(exposed: dict[str, int], removed: int, chosen: Mapping[str, i
                           "some", must_remove)
         return dict(exposed)
     if chosen is not None:
-        picked = _counts(chosen)
-        for t, n in picked.items():
-            if n > exposed.get(t, 0):
-                trace.violate(f"cannot remove {n} {t}: only {exposed.get(t, 0)} exposed {t} (concealed "
-                              "ailments cannot be removed this way)", "rs.phases-of-a-turn.ailment")
-        if total(picked) != removed:
-            trace.violate(f"{removed} exposed ailments must be removed, the position removes {total(picked)}",
-                          "rs.phases-of-a-turn.ailment")
-        if trace.violations:
-            return None
-        trace.step(f"The ailed player removes {describe(picked)}.", "rs.phases-of-a-turn.ailment")
-        return {t: exposed[t] - picked.get(t, 0) for t in exposed if exposed[t] - picked.get(t, 0)}
+        return _chosen_removal(exposed, removed, {t: n for t, n in chosen.items() if n}, trace)
     kinds = types_present(exposed)
     if removed == total(exposed):
         return {}
@@ -181,20 +236,23 @@ def _after_removal(exposed: dict[str, int], removed: int, chosen: Mapping[str, i
     return None
 
 
+def _chosen_removal(exposed: dict[str, int], removed: int, picked: dict[str, int],
+                    trace: Trace) -> dict[str, int] | None:
+    """Return the exposed ailments left after the ailed player's stated removal, or None when it is illegal."""
+    for t, n in picked.items():
+        if n > exposed.get(t, 0):
+            trace.violate(f"cannot remove {n} {t}: only {exposed.get(t, 0)} exposed {t} (concealed "
+                          "ailments cannot be removed this way)", "rs.phases-of-a-turn.ailment")
+    if total(picked) != removed:
+        trace.violate(f"{removed} exposed ailments must be removed, the position removes {total(picked)}",
+                      "rs.phases-of-a-turn.ailment")
+    if trace.violations:
+        return None
+    trace.step(f"The ailed player removes {describe(picked)}.", "rs.phases-of-a-turn.ailment")
+    return {t: exposed[t] - picked.get(t, 0) for t in exposed if exposed[t] - picked.get(t, 0)}
+
+
 # ------------------------------------------------------------------------------ applying ailments
-
-@dataclass(frozen=True)
-class Application:
-    """One ailment an effect applies: a type (None when the effect leaves it open) and its instances."""
-
-    ailment: str | None
-    instances: int
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Application:
-        """Read one entry of ``apply``."""
-        return cls(raw.get("ailment"), int(raw["instances"]))
-
 
 @rule("rs.ailments-advanced-rules.merge", "rs.ailments.instances-and-levels",
       "rs.ailments-advanced-rules.no-instance-limit")
@@ -215,27 +273,9 @@ def burn_i_losses(instances: int, corpus: Corpus) -> list[int]:
     return [int(corpus.fact("rs.ailments.burn", "burn_i_health_loss"))] * instances
 
 
-@situation(GAME, "apply_ailments", APPLY_SCHEMA, labels=APPLY_LABELS)
-@summarized(_apply_summary)
-def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve an effect applying ailments: free ailment areas, boons, open types, order of application."""
-    target = pos["target"]
-    name = target.get("name") or "the target Runeslinger"
-    exposed, concealed = _counts(target.get("ailments")), _counts(target.get("concealed"))
-    boons = max(int(target.get("boons", 0)), len(types_present(concealed)))
-    entries = [Application.from_json(a) for a in pos["apply"]]
-    out: dict[str, Any] = {"applied": {}, "open_applied": 0, "not_applied": [], "ailments_after": None,
-                           "burn_i_health_loss": []}
-    _check_areas(exposed, concealed, boons, trace, corpus)
-    opened = [e for e in entries if e.ailment is None]
-    if trace.violations:
-        return out
-    free = area_count(corpus) - areas_in_use(exposed, concealed, boons)
-    who = name[:1].upper() + name[1:]
-    trace.step(f"{who} has {describe(exposed)} exposed and {boons} area(s) holding a boon: "
-               f"{free} of {area_count(corpus)} ailment areas are free.", areas_in_use, "rs.boons")
-    after = dict(exposed)
-    applied: dict[str, int] = {}
+def _apply_typed(entries: Sequence[Application], after: dict[str, int], concealed: Mapping[str, int], free: int,
+                 out: ApplyAilmentsOutcome, trace: Trace) -> int:
+    """Apply each ailment of a stated type in order (joining its type, or in a free area); return the free areas."""
     for e in entries:
         if e.ailment is None:
             continue
@@ -252,38 +292,70 @@ def resolve_apply_ailments(pos: Mapping[str, Any], trace: Trace, corpus: Corpus)
             trace.step(f"No free ailment area for {t}{why}: it is not applied. The effect still resolves on "
                        "its valid target and does as much as it can.", areas_in_use, "rs.resolving-effects",
                        *([is_only_concealed] if why else []), "rs.advanced-rules-targets.example-2")
-            out["not_applied"].append({"ailment": t, "instances": e.instances})
+            out.not_applied.append(NotApplied(ailment=t, instances=e.instances))
             continue
         after[t] = after.get(t, 0) + e.instances
-        applied[t] = applied.get(t, 0) + e.instances
-    out["applied"] = applied
-    fitting = _open_types(opened, after, free, trace, out, [i for i, e in enumerate(entries) if e.ailment is None])
-    if "burn" in applied:
-        out["burn_i_health_loss"] = losses = burn_i_losses(applied["burn"], corpus)
-        trace.step(f"Burn I triggers once for each of the {len(losses)} Burn instance(s), one after another: "
-                   f"{len(losses)} separate losses of {losses[0]} health.", burn_i_losses)
-    kinds = len(applied) + fitting
-    if kinds > 1 and (opened or len(applied) > 1):
+        out.applied[t] = out.applied.get(t, 0) + e.instances
+    return free
+
+
+def _burn_i(out: ApplyAilmentsOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Burn I: one health loss per Burn instance applied, one after another."""
+    if "burn" not in out.applied:
+        return
+    out.burn_i_health_loss = losses = burn_i_losses(out.applied["burn"], corpus)
+    trace.step(f"Burn I triggers once for each of the {len(losses)} Burn instance(s), one after another: "
+               f"{len(losses)} separate losses of {losses[0]} health.", burn_i_losses)
+
+
+def _order(kinds: int, opened: bool, several: bool, trace: Trace) -> None:
+    """Several ailments applied together: the order of the list, or the active player's choice still open."""
+    if kinds > 1 and (opened or several):
         if opened:
             trace.decide("active player", "the order in which the ailments are applied (the order of the list)",
                          "rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1", field="apply")
         else:
             trace.step("The ailments are applied in the order listed (the effect's order, or the active "
                        "player's choice).", "rs.ailments-advanced-rules.order")
-    out["ailments_after"] = None if fitting else {t: after[t] for t in AILMENT_TYPES if after.get(t)}
+
+
+@situation(GAME, "apply_ailments", ApplyAilmentsPosition, labels=APPLY_LABELS)
+@summarized(_apply_summary)
+def resolve_apply_ailments(pos: ApplyAilmentsPosition, trace: Trace, corpus: Corpus) -> ApplyAilmentsOutcome:
+    """Resolve an effect applying ailments: free ailment areas, boons, open types, order of application."""
+    target = pos.target
+    name = target.name or "the target Runeslinger"
+    exposed, concealed = _counts(target.ailments), _counts(target.concealed)
+    boons = max(target.boons or 0, len(types_present(concealed)))
+    entries = pos.apply
+    out = ApplyAilmentsOutcome()
+    _check_areas(exposed, concealed, boons, trace, corpus)
+    opened = [e for e in entries if e.ailment is None]
+    if trace.violations:
+        return out
+    free = area_count(corpus) - areas_in_use(exposed, concealed, boons)
+    who = name[:1].upper() + name[1:]
+    trace.step(f"{who} has {describe(exposed)} exposed and {boons} area(s) holding a boon: "
+               f"{free} of {area_count(corpus)} ailment areas are free.", areas_in_use, "rs.boons")
+    after = dict(exposed)
+    free = _apply_typed(entries, after, concealed, free, out, trace)
+    fitting = _open_types(opened, after, free, trace, out, [i for i, e in enumerate(entries) if e.ailment is None])
+    _burn_i(out, trace, corpus)
+    _order(len(out.applied) + fitting, bool(opened), len(out.applied) > 1, trace)
+    out.ailments_after = None if fitting else {t: after[t] for t in AILMENT_TYPES if after.get(t)}
     return out
 
 
 def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: int, trace: Trace,
-                out: dict[str, Any], indices: Sequence[int] = ()) -> int:
+                out: ApplyAilmentsOutcome, indices: Sequence[int] = ()) -> int:
     """Return how many open-typed (unique) ailments fit, recording the controller's choice."""
     if not opened:
         return 0
     present = types_present(after)
     fresh = [t for t in AILMENT_TYPES if t not in present]
     fitting = min(len(opened), len(present) + min(free, len(fresh)))
-    out["open_applied"] = fitting
-    out["not_applied"].extend({"ailment": None, "instances": e.instances} for e in opened[fitting:])
+    out.open_applied = fitting
+    out.not_applied.extend(NotApplied(ailment=None, instances=e.instances) for e in opened[fitting:])
     trace.step(f"The effect applies {len(opened)} different ailment(s) of types it leaves open; only "
                f"{fitting} can be applied ({free} free area(s), {len(present)} type(s) already there).",
                "rs.applying-ailments", "rs.ailments-advanced-rules.four-types", "rs.resolving-effects",

@@ -20,58 +20,116 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runeslingers.common import GAME, describe
-from engine.runeslingers.fields import AILMENTS, PLAYER, ailment_list, doc
-from engine.schema import Schema, enum, nullable, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runeslingers.common import GAME, AilmentCounts, describe
+from engine.runeslingers.fields import Player, ailment_list, ailments
 
-PENALTY: Schema = doc(nullable(text()), "Penalty if destroyed while not owned",
-                      "An effect on the boon's controller when it is destroyed and that controller does not own it, "
-                      "e.g. its controller loses 9 health; null when the boon has none.", default=None)
-EXISTING_BOON: Schema = doc(obj(["name", "owner"],
-                                name=doc(text(), "Boon name"),
-                                owner=doc(text(80), "Owner", "The player in whose deck it began the encounter."),
-                                controller=doc(text(80), "Controller",
-                                               "The player whose field it is on (the same as the field)."),
-                                conceals=AILMENTS, if_destroyed_not_owned=PENALTY),
-                            "Existing boon", "The boon already on that ailment, which the new boon replaces.")
-BOON: Schema = doc(obj(["name"],
-                       name=doc(text(), "Boon name"),
-                       owner=doc(text(80), "Owner", "The player in whose deck the boon began the encounter."),
-                       controller=doc(text(80), "Controller", "For destroy: the player whose field it is on."),
-                       conceals=doc(AILMENTS, "Ailments concealed", "For destroy: the ailments under it.",
-                                    default={}),
-                       if_destroyed_not_owned=PENALTY),
-                   "Boon", "The boon played, or the boon destroyed.")
-ON: Schema = {
-    **doc(obj(["kind"],
-              kind=doc(enum("ailment", "boon", "concentration", "utility_slot", "defense_card"), "Played on",
-                       "What the boon is put on."),
-              field=doc(text(80), "Whose field", "The player whose field it is (the player's own when not stated)."),
-              ailments=doc(AILMENTS, "Ailment there", "For an ailment: its type and instances, e.g. {\"burn\": 5}."),
-              boon=EXISTING_BOON),
-          "Played on", "For play: where the boon goes."),
-    "allOf": [{"if": {"properties": {"kind": {"const": "boon"}}, "required": ["kind"]},
-               "then": {"required": ["boon"]}}],
-}
-SCHEMA: dict[str, Any] = {
-    **obj(["action", "boon"], extra=True,
-          action=doc(enum("play", "destroy"), "What happens", "A boon is played, or a boon is destroyed.",
-                     default="play"),
-          player=doc(PLAYER, "Player", "For play: who plays the boon."),
-          boon=BOON, on=ON,
-          cause=doc(enum("damage", "effect"), "Destroyed by", "For destroy: damage or an effect.")),
-    "allOf": [
-        {"if": {"properties": {"action": {"const": "play"}}, "required": ["action"]},
-         "then": {"required": ["player", "on"]}},
-        {"if": {"properties": {"action": {"const": "destroy"}}, "required": ["action"]},
-         "then": {"properties": {"boon": {"required": ["name", "owner", "controller"]}}}},
-    ],
-}
+PENALTY_HINT = ("An effect on the boon's controller when it is destroyed and that controller does not own it, "
+                "e.g. its controller loses 9 health; null when the boon has none.")
+PlaceKind = Literal["ailment", "boon", "concentration", "utility_slot", "defense_card"]
+
+
+class ExistingBoon(Model):
+    """The boon already on that ailment, which the new boon replaces."""
+
+    name: str = Field(max_length=200, title="Boon name")
+    owner: str = Field(max_length=80, title="Owner", description="The player in whose deck it began the encounter.")
+    controller: str | None = maybe("The player whose field it is on (the same as the field).", title="Controller",
+                                   max_length=80)
+    conceals: AilmentCounts = ailments()
+    if_destroyed_not_owned: str | None = Field(None, max_length=200, title="Penalty if destroyed while not owned",
+                                               description=PENALTY_HINT)
+
+
+class PlayedBoon(Model):
+    """The boon played, or the boon destroyed."""
+
+    model_config = ConfigDict(title="Boon")
+
+    name: str = Field(max_length=200, title="Boon name")
+    owner: str | None = maybe("The player in whose deck the boon began the encounter.", title="Owner",
+                              max_length=80)
+    controller: str | None = maybe("For destroy: the player whose field it is on.", title="Controller",
+                                   max_length=80)
+    conceals: AilmentCounts = ailments("Ailments concealed", "For destroy: the ailments under it.")
+    if_destroyed_not_owned: str | None = Field(None, max_length=200, title="Penalty if destroyed while not owned",
+                                               description=PENALTY_HINT)
+
+
+class PlayedOn(Model):
+    """For play: where the boon goes."""
+
+    model_config = ConfigDict(title="Played on")
+
+    kind: PlaceKind = Field(title="Played on", description="What the boon is put on.")
+    field: str | None = maybe("The player whose field it is (the player's own when not stated).",
+                              title="Whose field", max_length=80)
+    ailments: AilmentCounts | None = maybe("For an ailment: its type and instances, e.g. {\"burn\": 5}.",
+                                           title="Ailment there")
+    boon: ExistingBoon | None = maybe()
+
+    @model_validator(mode="after")
+    def _readable(self) -> PlayedOn:
+        if self.kind == "boon" and self.boon is None:
+            raise refuse("missing field 'boon'", "boon")
+        if self.kind == "ailment" and len(ailment_list(self.ailments or {})) > 1:
+            raise refuse("an ailment area holds one ailment type; a boon is played on one of them, "
+                         f"not on {describe(ailment_list(self.ailments or {}))}", "ailments")
+        return self
+
+
+class BoonsPosition(OpenPosition):
+    """A boon played (on an ailment or a boon, on any player's field) or a boon destroyed."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["boons"]
+    action: Literal["play", "destroy"] = Field(title="What happens", description="A boon is played, or a boon is "
+                                               "destroyed.", json_schema_extra={"default": "play"})
+    player: Player | None = maybe("For play: who plays the boon.", title="Player")
+    boon: PlayedBoon
+    on: PlayedOn | None = maybe()
+    cause: Literal["damage", "effect"] | None = maybe("For destroy: damage or an effect.", title="Destroyed by")
+
+    @model_validator(mode="after")
+    def _readable(self) -> BoonsPosition:
+        if self.action == "destroy":
+            for key in ("owner", "controller"):
+                if getattr(self.boon, key) is None:
+                    raise refuse(f"missing field {key!r}", f"boon.{key}")
+            return self
+        if self.player is None or self.on is None:
+            raise refuse(f"missing field {'player' if self.player is None else 'on'!r}",
+                         "player" if self.player is None else "on")
+        field = self.on.field or self.player
+        if self.boon.controller is not None and self.boon.controller != field:
+            raise refuse(f"the boon is played on {field}'s field, so {field} controls it, not "
+                         f"{self.boon.controller!r}", "boon.controller")
+        old = self.on.boon
+        if self.on.kind == "boon" and old is not None and old.controller not in (None, "", field):
+            raise refuse(f"the existing boon is on {field}'s field, so {field} controls it, not "
+                         f"{old.controller!r}", "on.boon.controller")
+        return self
+
+
+class BoonsOutcome(Outcome):
+    """Who controls and owns the boon, the ailments concealed or exposed, and any penalty or discard."""
+
+    controller: str | None = None
+    owner: str | None = None
+    effects_apply_to: str | None = None
+    concealed: dict[str, int] = Field(default_factory=dict)
+    exposed: dict[str, int] = Field(default_factory=dict)
+    replaced: str | None = None
+    penalty_to: str | None = None
+    penalty: str | None = None
+    discard_to: dict[str, str] = Field(default_factory=dict)
+    answerable_action: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,10 +143,10 @@ class Boon:
     penalty: str | None
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any], owner: str, controller: str) -> Boon:
+    def of(cls, raw: PlayedBoon | ExistingBoon, owner: str, controller: str) -> Boon:
         """Read a boon; *owner* and *controller* fill what the position leaves out."""
-        return cls(raw["name"], raw.get("owner") or owner, raw.get("controller") or controller,
-                   ailment_list(raw.get("conceals", {})), raw.get("if_destroyed_not_owned"))
+        return cls(raw.name, raw.owner or owner, raw.controller or controller,
+                   ailment_list(raw.conceals), raw.if_destroyed_not_owned)
 
 
 LABELS: dict[str, Label] = {
@@ -147,17 +205,17 @@ def creates_answerable_action(card_type: str) -> bool:
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _destroyed(boon: Boon, why: str, out: dict[str, Any], trace: Trace) -> None:
+def _destroyed(boon: Boon, why: str, out: BoonsOutcome, trace: Trace) -> None:
     """Record a boon's destruction: its owner's discard pile and any penalty on a non-owning controller."""
     pile = discard_pile_of(boon)
-    out["discard_to"][boon.name] = pile
+    out.discard_to[boon.name] = pile
     trace.step(f"{boon.name} is destroyed{f' ({why})' if why else ''} and goes to the discard pile of its owner, {pile}"
                + (f", not of {boon.controller}, who controlled it." if pile != boon.controller else "."),
                discard_pile_of)
     victim = penalty_falls_on(boon)
-    out["penalty_to"] = victim
+    out.penalty_to = victim
     if victim:
-        out["penalty"] = boon.penalty
+        out.penalty = boon.penalty
         trace.step(f"{boon.controller} controls {boon.name} but does not own it, so its penalty falls on "
                    f"{victim}: {boon.penalty}.", penalty_falls_on)
     elif boon.penalty:
@@ -165,44 +223,35 @@ def _destroyed(boon: Boon, why: str, out: dict[str, Any], trace: Trace) -> None:
                    "controller does not apply.", penalty_falls_on)
 
 
-def _play(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> str:
-    player, on = pos["player"], pos["on"]
-    field = on.get("field") or player
-    controller = controller_of(field)
-    if pos["boon"].get("controller", controller) != controller:
-        raise UnreadableInputError(f"the boon is played on {field}'s field, so {field} controls it, not "
-                                   f"{pos['boon']['controller']!r}", path="boon.controller")
-    boon = Boon(pos["boon"]["name"], pos["boon"].get("owner") or player, controller, {},
-                pos["boon"].get("if_destroyed_not_owned"))
-    out.update(controller=controller, owner=boon.owner, effects_apply_to=controller)
-    if not can_go_on(on["kind"]):
-        trace.violate(f"a boon is played only on an ailment or a boon, not on a {on['kind'].replace('_', ' ')}",
-                      can_go_on)
-        return f"{boon.name} cannot be played there"
-    if on["kind"] == "ailment":
-        ailments = ailment_list(on.get("ailments", {}))
-        if len(ailments) > 1:
-            raise UnreadableInputError("an ailment area holds one ailment type; a boon is played on one of them, "
-                                       f"not on {describe(ailments)}", path="on.ailments")
-        if "ailments" in on and not ailments:
-            trace.violate("there is no ailment there to play the boon on (0 instances)", can_go_on)
-            return f"{boon.name} cannot be played there"
-        out["concealed"] = ailments
-        trace.step(f"{player} plays {boon.name} on "
-                   + (f"{describe(ailments)}" if ailments else "an ailment")
-                   + f" on {field}'s field: the ailments under it are concealed, out of play; they neither affect "
-                   f"{field} nor count as on {field}'s Runeslinger.", can_go_on, "rs.term.concealed")
-    else:
-        old = Boon.from_json(on["boon"], on["boon"]["owner"], field)
-        if old.controller != field:
-            raise UnreadableInputError(f"the existing boon is on {field}'s field, so {field} controls it, not "
-                                       f"{old.controller!r}", path="on.boon.controller")
-        concealed, exposed = after_replacement(old)
-        out.update(concealed=concealed, exposed=exposed, replaced=old.name)
-        trace.step(f"{player} plays {boon.name} on {old.name} ({field}'s field): {old.name} is destroyed and "
-                   f"replaced; the {describe(concealed)} under it are never exposed and stay concealed under "
-                   f"{boon.name}.", after_replacement, "rs.boons-advanced-rules")
-        _destroyed(old, f"replaced by {boon.name}", out, trace)
+def _on_ailment(pos: BoonsPosition, on: PlayedOn, boon: Boon, out: BoonsOutcome, trace: Trace) -> bool:
+    """Played on an ailment: it conceals the ailment; return whether the play is legal."""
+    ailments = ailment_list(on.ailments or {})
+    field = on.field or pos.player
+    if on.ailments is not None and not ailments:
+        trace.violate("there is no ailment there to play the boon on (0 instances)", can_go_on)
+        return False
+    out.concealed = ailments
+    trace.step(f"{pos.player} plays {boon.name} on "
+               + (f"{describe(ailments)}" if ailments else "an ailment")
+               + f" on {field}'s field: the ailments under it are concealed, out of play; they neither affect "
+               f"{field} nor count as on {field}'s Runeslinger.", can_go_on, "rs.term.concealed")
+    return True
+
+
+def _on_boon(pos: BoonsPosition, existing: ExistingBoon, field: str, boon: Boon, out: BoonsOutcome,
+             trace: Trace) -> None:
+    """Played on a boon: the old boon is destroyed and replaced; its ailments stay concealed."""
+    old = Boon.of(existing, existing.owner, field)
+    concealed, exposed = after_replacement(old)
+    out.concealed, out.exposed, out.replaced = concealed, exposed, old.name
+    trace.step(f"{pos.player} plays {boon.name} on {old.name} ({field}'s field): {old.name} is destroyed and "
+               f"replaced; the {describe(concealed)} under it are never exposed and stay concealed under "
+               f"{boon.name}.", after_replacement, "rs.boons-advanced-rules")
+    _destroyed(old, f"replaced by {boon.name}", out, trace)
+
+
+def _ownership(boon: Boon, controller: str, out: BoonsOutcome, trace: Trace) -> None:
+    """Who owns and who controls the boon, and that playing it is not answerable."""
     if boon.owner == controller:
         trace.step(f"{boon.name} is on {controller}'s field: {controller} owns and controls it, and its effects "
                    f"apply to {controller}.", controller_of, "rs.term.own")
@@ -210,28 +259,54 @@ def _play(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> str:
         trace.step(f"{boon.name} goes on {controller}'s field turned to face {boon.owner}: {boon.owner} owns it, "
                    f"{controller} controls it, and its effects apply to {controller}, not to {boon.owner}.",
                    controller_of, "rs.term.own", "rs.boons-advanced-rules.opponent-field")
-    out["answerable_action"] = creates_answerable_action("boon")
+    out.answerable_action = creates_answerable_action("boon")
     trace.step("A boon is a defense card: playing it creates no answerable action, so no one can answer it.",
                creates_answerable_action)
+
+
+def _play_sentence(boon: Boon, controller: str, out: BoonsOutcome) -> str:
+    """One sentence: where the boon goes, who controls and owns it, and what it replaces."""
     whose = f"{controller} owns and controls it" if boon.owner == controller else \
         f"{controller} controls it and {boon.owner} owns it"
-    hidden = f"conceals {describe(out['concealed'])}" if out["concealed"] else "goes on the ailment"
-    if not out["replaced"]:
+    hidden = f"conceals {describe(out.concealed)}" if out.concealed else "goes on the ailment"
+    if not out.replaced:
         return f"{boon.name} {hidden} on {controller}'s field; {whose}, so its effects apply to {controller}"
-    penalty = f"; {out['penalty_to']} suffers its penalty: {out['penalty']}" if out["penalty_to"] else ""
-    pile = out["discard_to"][out["replaced"]]
-    return f"{boon.name} replaces {out['replaced']} (to {pile}'s discard pile{penalty}) " \
-        f"and keeps {describe(out['concealed']) if out['concealed'] else 'its ailments'} concealed; {whose}"
+    penalty = f"; {out.penalty_to} suffers its penalty: {out.penalty}" if out.penalty_to else ""
+    pile = out.discard_to[out.replaced]
+    return f"{boon.name} replaces {out.replaced} (to {pile}'s discard pile{penalty}) " \
+        f"and keeps {describe(out.concealed) if out.concealed else 'its ailments'} concealed; {whose}"
 
 
-def _destroy(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> str:
-    raw = pos["boon"]
-    boon = Boon.from_json(raw, raw["owner"], raw["controller"])
-    out.update(controller=boon.controller, owner=boon.owner, effects_apply_to=boon.controller)
-    cause = pos.get("cause")
+def _play(pos: BoonsPosition, out: BoonsOutcome, trace: Trace) -> str:
+    """A boon is played: where it may go, what it conceals or replaces, who controls and owns it."""
+    assert pos.player is not None and pos.on is not None  # required for play by the position model
+    on = pos.on
+    field = on.field or pos.player
+    controller = controller_of(field)
+    boon = Boon(pos.boon.name, pos.boon.owner or pos.player, controller, {}, pos.boon.if_destroyed_not_owned)
+    out.controller, out.owner, out.effects_apply_to = controller, boon.owner, controller
+    if not can_go_on(on.kind):
+        trace.violate(f"a boon is played only on an ailment or a boon, not on a {on.kind.replace('_', ' ')}",
+                      can_go_on)
+        return f"{boon.name} cannot be played there"
+    if on.kind == "ailment":
+        if not _on_ailment(pos, on, boon, out, trace):
+            return f"{boon.name} cannot be played there"
+    elif on.boon is not None:
+        _on_boon(pos, on.boon, field, boon, out, trace)
+    _ownership(boon, controller, out, trace)
+    return _play_sentence(boon, controller, out)
+
+
+def _destroy(pos: BoonsPosition, out: BoonsOutcome, trace: Trace) -> str:
+    """A boon is destroyed: to its owner's discard pile, its ailments exposed, any penalty."""
+    raw = pos.boon
+    boon = Boon.of(raw, raw.owner or "", raw.controller or "")
+    out.controller, out.owner, out.effects_apply_to = boon.controller, boon.owner, boon.controller
+    cause = pos.cause
     why = {"damage": "by damage", "effect": "by an effect"}.get(cause or "", "")
     concealed, exposed = after_destruction(boon)
-    out.update(concealed=concealed, exposed=exposed)
+    out.concealed, out.exposed = concealed, exposed
     if cause == "damage":
         trace.step(f"Boons are defense cards, so damage can target {boon.name} and destroy it.",
                    "rs.boons-advanced-rules.damage", "rs.damage.defense-cards")
@@ -241,17 +316,15 @@ def _destroy(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> str:
                    "once more.", after_destruction)
     else:
         trace.step(f"{boon.name} concealed no ailment, so nothing is exposed.", after_destruction)
-    penalty = f"; {out['penalty_to']} suffers its penalty ({boon.penalty})" if out["penalty_to"] else ""
+    penalty = f"; {out.penalty_to} suffers its penalty ({boon.penalty})" if out.penalty_to else ""
     back = f", exposing {describe(exposed)} on {boon.controller}" if exposed else ""
     return f"{boon.name} goes to {boon.owner}'s discard pile{back}{penalty}"
 
 
-@situation(GAME, "boons", SCHEMA, labels=LABELS)
-def resolve_boons(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+@situation(GAME, "boons", BoonsPosition, labels=LABELS)
+def resolve_boons(pos: BoonsPosition, trace: Trace, corpus: Corpus) -> BoonsOutcome:
     """Play or lose a boon: control and ownership, concealed and exposed ailments, replacing, the penalty."""
-    out: dict[str, Any] = {"controller": None, "owner": None, "effects_apply_to": None, "concealed": {},
-                           "exposed": {}, "replaced": None, "penalty_to": None, "penalty": None,
-                           "discard_to": {}, "answerable_action": False}
-    sentence = _play(pos, out, trace) if pos["action"] == "play" else _destroy(pos, out, trace)
+    out = BoonsOutcome()
+    sentence = _play(pos, out, trace) if pos.action == "play" else _destroy(pos, out, trace)
     trace.summarize(sentence)
     return out

@@ -7,18 +7,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BeforeValidator
 
 from engine.core import Trace, rule
 from engine.corpus import Corpus
-from engine.schema import Schema, enum, integer
+from engine.model import Field, refuse
 
 GAME = "runeslingers"
-AILMENT_TYPES = ("burn", "debilitate", "curse", "fragment", "weaken", "insanity")
-AILMENT: Schema = enum(*AILMENT_TYPES)
-AILMENT_COUNTS: Schema = {"type": "object", "propertyNames": AILMENT, "additionalProperties": integer(0, 999)}
-POWER: Schema = integer(1, 99)
-DETERMINATION: Schema = integer(0, 999)
+Ailment = Literal["burn", "debilitate", "curse", "fragment", "weaken", "insanity"]
+AILMENT_TYPES: tuple[Ailment, ...] = get_args(Ailment)
+
+
+def _known_ailments(value: Any) -> Any:
+    """Refuse an ailment map naming a type the book does not have (the path is the map itself)."""
+    if isinstance(value, dict):
+        for key in value:
+            if key not in AILMENT_TYPES:
+                raise refuse(f"{key!r} is not one of {', '.join(map(repr, AILMENT_TYPES))}")
+    return value
+
+
+AilmentCounts = Annotated[dict[Ailment, Annotated[int, Field(ge=0, le=999)]], BeforeValidator(_known_ailments)]
+"""Instances of each ailment type, ``{"burn": 5}``."""
+Power = Annotated[int, Field(ge=1, le=99)]
+Determination = Annotated[int, Field(ge=0, le=999)]
 
 
 @dataclass(frozen=True)
@@ -29,15 +43,9 @@ class Standing:
     determination: int = 0
     power_lost: int = 0
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Standing:
-        """Read ``power`` and ``determination`` (0 when absent) from a position or its target."""
-        return cls(int(raw["power"]), int(raw.get("determination", 0)))
-
-    def to_json(self, corpus: Corpus) -> dict[str, Any]:
-        """Return the outcome fields ``power``, ``determination``, ``power_lost`` and ``defeated``."""
-        return {"power": self.power, "determination": self.determination, "power_lost": self.power_lost,
-                "defeated": is_defeated(self.power, corpus)}
+    def values(self, corpus: Corpus) -> tuple[int, int, int, bool]:
+        """Return the outcome fields (``power``, ``determination``, ``power_lost``, ``defeated``)."""
+        return self.power, self.determination, self.power_lost, is_defeated(self.power, corpus)
 
 
 @rule("rs.how-to-win-power", "rs.anatomy-of-a-runeslinger.power")

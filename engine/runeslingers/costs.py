@@ -25,87 +25,122 @@ Choices where the book is silent (documented here and in the steps):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runeslingers.common import GAME
-from engine.runeslingers.fields import CARD_TYPE, KEYWORDS, PLAYER, doc, flag, keyword_parts, keywords_of, unique_ids
-from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
-
-CARD: Schema = doc(obj(["name", "type", "light_cost"],
-                       name=doc(text(), "Card name"),
-                       type=CARD_TYPE,
-                       light_cost=doc(integer(0, 99), "Light cost", "The light cost printed on the card."),
-                       keywords=KEYWORDS),
-                   "Card played", "The card being played from hand.")
-CONCENTRATION: Schema = obj(["id", "exposed", "ready"],
-                            id=doc(text(40), "Concentration", "A label for the concentration, e.g. c1."),
-                            exposed=doc(BOOL, "Exposed", "No card lies on it."),
-                            ready=doc(BOOL, "Ready", "Upright (not yet used this turn)."))
-PLACE_ON: Schema = {
-    **doc(obj(["kind"],
-              kind=doc(enum("concentration", "utility_slot", "ailment", "boon"), "Placed on",
-                       "Where the card is put when it is played."),
-              id=doc(text(40), "Concentration", "Which concentration (when placed on a concentration)."),
-              field=doc(enum("own", "opponent"), "Whose field", "The player's own field or an opponent's.",
-                        default="own"),
-              occupied=flag("Slot occupied", "The utility slot already holds a card.")),
-          "Placement", "Where the card goes on the field."),
-    "if": {"properties": {"kind": {"const": "concentration"}}, "required": ["kind"]},
-    "then": {"required": ["id"]},
-}
-TARGETING: Schema = obj(["valid_target"],
-                        text=doc(text(), "Effect", "The effect's text, e.g. deal 4 damage to target defense card."),
-                        valid_target=doc(BOOL, "Has a valid target", "A valid target is in play for it now."))
-SCHEMA: dict[str, Any] = obj(
-    ["player", "card", "concentrations", "use", "place_on"], extra=True,
-    player=PLAYER,
-    card=CARD,
-    concentrations=doc(arr(CONCENTRATION, max_items=6), "Concentrations",
-                       "The concentrations the player controls (at most 6 concentration areas)."),
-    use=doc(arr(text(40), max_items=12), "Concentrations used",
-            "The concentrations turned sideways now to create 1 light each for this card."),
-    light_pool=doc(integer(0, 99), "Light in the pool", "Unspent light created earlier this turn.", default=0),
-    place_on=PLACE_ON,
-    trinkets_controlled=doc(arr(text(), max_items=50), "Trinkets controlled",
-                            "Names of the trinkets the player already controls.", default=[]),
-    targeting_effects=doc(arr(TARGETING, max_items=10), "Targeting effects",
-                          "Each effect on the card that targets, and whether it has a valid target now.",
-                          default=[]),
+from engine.runeslingers.fields import (
+    CardType,
+    Player,
+    PrintedKeywords,
+    card_type,
+    flag,
+    keyword_parts,
+    keywords_of,
+    player,
+    printed_keywords,
+    unique_ids,
 )
+
 PLACE_NAMES = {"utility_slot": "a utility slot", "ailment": "an ailment", "boon": "a boon",
                "concentration": "a concentration"}
 
 
-@dataclass(frozen=True)
-class Concentration:
+class PlayedCard(Model):
+    """The card being played from hand."""
+
+    model_config = ConfigDict(title="Card played")
+
+    name: str = Field(max_length=200, title="Card name")
+    type: CardType = card_type()
+    light_cost: int = Field(ge=0, le=99, title="Light cost", description="The light cost printed on the card.")
+    keywords: PrintedKeywords = printed_keywords()
+
+
+class Concentration(Model):
     """A concentration the player controls: exposed (nothing on it) and ready (upright)."""
 
-    id: str
-    exposed: bool
-    ready: bool
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Concentration:
-        """Read a concentration."""
-        return cls(raw["id"], bool(raw["exposed"]), bool(raw["ready"]))
+    id: str = Field(max_length=40, title="Concentration", description="A label for the concentration, e.g. c1.")
+    exposed: bool = Field(title="Exposed", description="No card lies on it.")
+    ready: bool = Field(title="Ready", description="Upright (not yet used this turn).")
 
 
-@dataclass(frozen=True)
-class Placement:
-    """Where the card is put: a concentration (by id), a utility slot, an ailment or a boon, on whose field."""
+class Placement(Model):
+    """Where the card goes on the field."""
 
-    kind: str
-    id: str | None
-    own_field: bool
-    occupied: bool
+    kind: Literal["concentration", "utility_slot", "ailment", "boon"] = Field(
+        title="Placed on", description="Where the card is put when it is played.")
+    id: str | None = maybe("Which concentration (when placed on a concentration).", title="Concentration",
+                           max_length=40)
+    field: Literal["own", "opponent"] = Field("own", title="Whose field",
+                                              description="The player's own field or an opponent's.")
+    occupied: bool = flag("Slot occupied", "The utility slot already holds a card.")
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Placement:
-        """Read ``place_on``."""
-        return cls(raw["kind"], raw.get("id"), raw.get("field", "own") == "own", bool(raw.get("occupied", False)))
+    @model_validator(mode="after")
+    def _names_its_concentration(self) -> Placement:
+        if self.kind == "concentration" and self.id is None:
+            raise refuse("missing field 'id'", "id")
+        return self
+
+    @property
+    def own_field(self) -> bool:
+        """Return whether the card goes on the player's own field."""
+        return self.field == "own"
+
+
+class TargetingEffect(Model):
+    """An effect of the card that targets, and whether it has a valid target now."""
+
+    model_config = ConfigDict(title="Targeting")
+
+    text: str | None = maybe("The effect's text, e.g. deal 4 damage to target defense card.", title="Effect",
+                             max_length=200)
+    valid_target: bool = Field(title="Has a valid target", description="A valid target is in play for it now.")
+
+
+class PayCostPosition(OpenPosition):
+    """A card played from hand: its cost, the concentrations used for light, where it goes and its targets."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["pay_cost"]
+    player: Player = player()
+    card: PlayedCard
+    concentrations: list[Concentration] = Field(max_length=6, title="Concentrations",
+                                                description="The concentrations the player controls (at most 6 "
+                                                            "concentration areas).")
+    use: list[Annotated[str, Field(max_length=40)]] = Field(
+        max_length=12, title="Concentrations used",
+        description="The concentrations turned sideways now to create 1 light each for this card.")
+    light_pool: int = Field(0, ge=0, le=99, title="Light in the pool",
+                            description="Unspent light created earlier this turn.")
+    place_on: Placement
+    trinkets_controlled: list[Annotated[str, Field(max_length=200)]] = Field(
+        [], max_length=50, title="Trinkets controlled", description="Names of the trinkets the player already "
+                                                                      "controls.")
+    targeting_effects: list[TargetingEffect] = Field(
+        [], max_length=10, title="Targeting effects",
+        description="Each effect on the card that targets, and whether it has a valid target now.")
+
+    @model_validator(mode="after")
+    def _distinct_concentrations(self) -> PayCostPosition:
+        unique_ids([c.id for c in self.concentrations], "id", "concentrations")
+        return self
+
+
+class PayCostOutcome(Outcome):
+    """The light created, spent and left, the concentrations used, and any additional cost."""
+
+    light_created: int = 0
+    light_spent: int = 0
+    light_left: int
+    used: list[str] = Field(default_factory=list)
+    light_available: int
+    light_short: int = 0
+    additional_costs: list[str] = Field(default_factory=list)
 
 
 LABELS: dict[str, Label] = {
@@ -207,9 +242,9 @@ def distract_problem(keywords: Sequence[str], place: Placement) -> str | None:
 
 @rule("rs.card-play-steps.5", "rs.advanced-rules-targets", "rs.card-types-areas-of-play.targets-required",
       "rs.resolving-effects")
-def untargeted(effects: Sequence[Mapping[str, Any]]) -> list[int]:
+def untargeted(effects: Sequence[TargetingEffect]) -> list[int]:
     """Return the (0-based) targeting effects without a valid target; any one of them forbids the play."""
-    return [i for i, e in enumerate(effects) if not e["valid_target"]]
+    return [i for i, e in enumerate(effects) if not e.valid_target]
 
 
 @rule("rs.card-types-areas-of-play.targets-required", "rs.term.fate", "rs.term.choice")
@@ -220,11 +255,11 @@ def exempt_from_targets(keywords: Sequence[str]) -> bool:
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _placement_problems(card: Mapping[str, Any], keywords: Sequence[str], place: Placement,
+def _placement_problems(card: PlayedCard, keywords: Sequence[str], place: Placement,
                         mine: Mapping[str, Concentration], controlled: Sequence[str], trace: Trace,
                         corpus: Corpus) -> Callable[..., Any]:
     """Record each placement rule the play breaks; return the rule that decides where this card type goes."""
-    kind = card["type"]
+    kind = card.type
     problem = field_problem(kind, place)
     decider: Callable[..., Any] = field_problem
     if problem:
@@ -240,8 +275,8 @@ def _placement_problems(card: Mapping[str, Any], keywords: Sequence[str], place:
     d_problem = distract_problem(keywords, place)
     if d_problem:
         trace.violate(d_problem, distract_problem)
-    if kind == "trinket" and is_second_trinket(card["name"], controlled, corpus):
-        trace.violate(f"the player already controls a copy of {card['name']}, and may control only 1 copy of "
+    if kind == "trinket" and is_second_trinket(card.name, controlled, corpus):
+        trace.violate(f"the player already controls a copy of {card.name}, and may control only 1 copy of "
                       "the same trinket at a time", is_second_trinket)
     return decider
 
@@ -253,23 +288,13 @@ def _where(place: Placement) -> str:
     return f"on {PLACE_NAMES[place.kind]} ({whose} field)"
 
 
-@situation(GAME, "pay_cost", SCHEMA, labels=LABELS)
-def resolve_pay_cost(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Play a card from hand: pay its light cost from concentrations and the pool, place it, check targets."""
-    card, player = pos["card"], pos["player"]
-    unique_ids(pos["concentrations"], "id", "concentrations")
-    mine = {c["id"]: Concentration.from_json(c) for c in pos["concentrations"]}
-    keywords = keywords_of(card)
-    place = Placement.from_json(pos["place_on"])
-    cost, pool = int(card["light_cost"]), int(pos.get("light_pool", 0))
-    out: dict[str, Any] = {"light_created": 0, "light_spent": 0, "light_left": pool, "used": [],
-                           "light_available": pool, "light_short": 0, "additional_costs": []}
-    trace.step(f"{player} plays {card['name']} (a {card['type']}, light cost {cost}): first its costs are paid "
-               "(card play step 1).", "rs.card-play-steps", "rs.card-play-steps.1", "rs.playing-a-card")
-    # step 1: light from concentrations
+def _light(pos: PayCostPosition, mine: Mapping[str, Concentration], out: PayCostOutcome, trace: Trace,
+           corpus: Corpus) -> list[str]:
+    """Card play step 1: light from the concentrations used, added to the pool; return those that create light."""
+    player, pool = pos.player, pos.light_pool
     good: list[str] = []
     seen: set[str] = set()
-    for cid in pos["use"]:
+    for cid in pos.use:
         problem = light_problem(cid, mine, seen)
         seen.add(cid)
         if problem:
@@ -285,50 +310,75 @@ def resolve_pay_cost(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> di
     else:
         trace.step(f"No concentration is used now; the pool holds {pool} light from earlier this turn.",
                    "rs.how-to-play-cards", "rs.phases-of-a-turn.play")
-    out.update(light_available=available, light_short=max(0, cost - available))
+    out.light_available, out.light_short = available, max(0, pos.card.light_cost - available)
+    return good
+
+
+def _pay(card: PlayedCard, keywords: Sequence[str], available: int, out: PayCostOutcome, trace: Trace) -> None:
+    """Card play step 1: the light pays the cost, then any additional cost (Ail X)."""
+    cost = card.light_cost
     if can_pay(available, cost):
         trace.step(f"{available} light pays the cost of {cost}.", can_pay)
     else:
-        trace.violate(f"{card['name']} costs {cost} light and only {available} is available "
+        trace.violate(f"{card.name} costs {cost} light and only {available} is available "
                       f"({cost - available} short)", can_pay)
     extra = [k for k in keywords if keyword_parts(k)[0] == "ail"]
     if extra:
-        out["additional_costs"] = extra
+        out.additional_costs = extra
         trace.step(f"After the light cost, the additional cost is paid: {', '.join(extra)} (the player applies "
                    "that many ailments of one type to their own Runeslinger).", "rs.card-play-steps.1",
                    "rs.term.ail-x")
-    # step 2: play it somewhere valid
-    decider = _placement_problems(card, keywords, place, mine, pos.get("trinkets_controlled", []), trace, corpus)
-    # step 5: targets
-    effects = pos.get("targeting_effects", [])
+
+
+def _targets(card: PlayedCard, keywords: Sequence[str], effects: Sequence[TargetingEffect], trace: Trace) -> None:
+    """Card play step 5: every targeting effect needs a valid target (not with Fate or Choice)."""
     if effects and exempt_from_targets(keywords):
-        trace.step(f"{card['name']} has {'Fate' if 'fate' in keywords else 'Choice'}: not every effect needs a "
+        trace.step(f"{card.name} has {'Fate' if 'fate' in keywords else 'Choice'}: not every effect needs a "
                    "valid target; only the chosen bullet must have one (see the keyword ruling).",
                    exempt_from_targets, "rs.resolving-effects.choice-and-fate")
     elif not effects:
-        trace.step(f"No effect of {card['name']} targets, so declaring targets (card play step 5) needs "
+        trace.step(f"No effect of {card.name} targets, so declaring targets (card play step 5) needs "
                    "nothing.", "rs.card-play-steps.5")
     else:
         missing = untargeted(effects)
         for i in missing:
-            what = effects[i].get("text") or f"targeting effect {i + 1}"
-            trace.violate(f"{what!r} has no valid target in play, so {card['name']} cannot be played at all",
+            what = effects[i].text or f"targeting effect {i + 1}"
+            trace.violate(f"{what!r} has no valid target in play, so {card.name} cannot be played at all",
                           untargeted)
         if not missing:
             trace.step(f"Each of the {len(effects)} targeting effect(s) has a valid target in play (card play "
                        "step 5); an effect with a valid target may be used even if it can do little.", untargeted)
+
+
+@situation(GAME, "pay_cost", PayCostPosition, labels=LABELS)
+def resolve_pay_cost(pos: PayCostPosition, trace: Trace, corpus: Corpus) -> PayCostOutcome:
+    """Play a card from hand: pay its light cost from concentrations and the pool, place it, check targets."""
+    card, player = pos.card, pos.player
+    mine = {c.id: c for c in pos.concentrations}
+    keywords = keywords_of(card.keywords)
+    place = pos.place_on
+    cost, pool = card.light_cost, pos.light_pool
+    out = PayCostOutcome(light_left=pool, light_available=pool)
+    trace.step(f"{player} plays {card.name} (a {card.type}, light cost {cost}): first its costs are paid "
+               "(card play step 1).", "rs.card-play-steps", "rs.card-play-steps.1", "rs.playing-a-card")
+    good = _light(pos, mine, out, trace, corpus)
+    created, available = light_from(len(good), corpus), out.light_available
+    _pay(card, keywords, available, out, trace)
+    # step 2: play it somewhere valid
+    decider = _placement_problems(card, keywords, place, mine, pos.trinkets_controlled, trace, corpus)
+    _targets(card, keywords, pos.targeting_effects, trace)
     if trace.violations:
         return out
-    trace.step(f"{card['name']} goes {_where(place)} and is in play (card play step 2)"
+    trace.step(f"{card.name} goes {_where(place)} and is in play (card play step 2)"
                + (": the concentration used for light may hold the card it paid for." if place.kind ==
                   "concentration" and place.id in good else "."),
                "rs.card-play-steps.2", decider,
                *(["rs.how-to-play-cards.example"] if place.kind == "concentration" else []))
     left = available - cost
-    out.update(light_created=created, light_spent=cost, light_left=left, used=good)
+    out.light_created, out.light_spent, out.light_left, out.used = created, cost, left, good
     if left:
         trace.step(f"{left} light stays in the pool for the rest of the turn; unspent light is removed in the "
                    "Discard Phase.", "rs.phases-of-a-turn.discard", "rs.term.light")
-    trace.summarize(f"{player} can play {card['name']}: {created} light created"
+    trace.summarize(f"{player} can play {card.name}: {created} light created"
                     + (f" plus {pool} in the pool" if pool else "") + f", {cost} spent, {left} left")
     return out

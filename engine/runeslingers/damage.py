@@ -10,45 +10,129 @@ or the defense card controller's), else the usual printed starting value, 4
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runeslingers.common import DETERMINATION, GAME, POWER, Standing, is_defeated, record_power_loss
-from engine.schema import BOOL, Schema, enum, integer, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runeslingers.common import GAME, Determination, Power, Standing, is_defeated, record_power_loss
 
-DAMAGE_TYPES = ("basic", "direct", "pierce", "health_loss")
-RUNESLINGER: Schema = obj(["health", "max_health", "power"], name=text(), health=integer(1, 999),
-                          max_health=integer(1, 999), power=POWER, determination=DETERMINATION,
-                          block_value=integer(0, 999))
-TARGET: Schema = {
-    **obj(["kind"], kind=enum("runeslinger", "defense_card"), name=text(), health=integer(1, 999),
-          max_health=integer(1, 999), power=POWER, determination=DETERMINATION, defense=integer(1, 999),
-          controller=RUNESLINGER, block_value=integer(0, 999),
-          damage_this_turn={**integer(0, 999), "title": "Damage already this turn", "default": 0,
-                            "description": "Defense card: damage already dealt to it this turn (its defense is "
-                                           "reduced until the Discard Phase); defense is then its full value."}),
-    "allOf": [
-        {"if": {"properties": {"kind": {"const": "runeslinger"}}, "required": ["kind"]},
-         "then": {"required": ["health", "max_health", "power"]}},
-        {"if": {"properties": {"kind": {"const": "defense_card"}}, "required": ["kind"]},
-         "then": {"required": ["defense"]}},
-    ],
-}
-# A declared block's value defaults to the blocking Runeslinger's block value (target.block_value, or the
-# controller's for a defense card), else the usual printed starting value (4): a player can say "Block: yes".
-BLOCK: Schema = obj(None, declared=BOOL, value=integer(0, 99), already_blocked_this_turn=BOOL,
-                    barrier=integer(0, 999), timing=enum("before_damage", "after_damage"))
-SCHEMA: dict[str, Any] = obj(
-    ["target", "amount", "damage_type"], extra=True,
-    target=TARGET, amount=integer(0, 999), damage_type=enum(*DAMAGE_TYPES), block=BLOCK,
-    source_is_enemy=BOOL,
-)
+DamageType = Literal["basic", "direct", "pierce", "health_loss"]
 TYPE_RULE = {"basic": "rs.damage.basic", "direct": "rs.damage.direct", "pierce": "rs.damage.pierce",
              "health_loss": "rs.health-loss"}
+
+
+def _health_fits(health: int | None, max_health: int | None) -> None:
+    """Refuse health above the current maximum: it cannot happen."""
+    if health is not None and max_health is not None and health > max_health:
+        raise refuse(f"health {health} is above max_health {max_health}; health can never exceed its current "
+                     "maximum", "health")
+
+
+class Controller(Model):
+    """The Runeslinger controlling the defense card: its health track, power and block value."""
+
+    model_config = ConfigDict(title="Runeslinger")
+
+    name: str | None = maybe(max_length=200)
+    health: int = Field(ge=1, le=999)
+    max_health: int = Field(ge=1, le=999)
+    power: Power
+    determination: Determination | None = maybe()
+    block_value: int | None = maybe(ge=0, le=999)
+
+    @model_validator(mode="after")
+    def _fits(self) -> Controller:
+        _health_fits(self.health, self.max_health)
+        return self
+
+
+class DamageTarget(Model):
+    """What the damage is dealt to: a Runeslinger (health, power) or a defense card (defense)."""
+
+    model_config = ConfigDict(title="Target")
+
+    kind: Literal["runeslinger", "defense_card"]
+    name: str | None = maybe(max_length=200)
+    health: int | None = maybe(ge=1, le=999)
+    max_health: int | None = maybe(ge=1, le=999)
+    power: Power | None = maybe()
+    determination: Determination | None = maybe()
+    defense: int | None = maybe(ge=1, le=999)
+    controller: Controller | None = maybe()
+    block_value: int | None = maybe(ge=0, le=999)
+    damage_this_turn: int = Field(0, ge=0, le=999, title="Damage already this turn",
+                                  description="Defense card: damage already dealt to it this turn (its defense is "
+                                              "reduced until the Discard Phase); defense is then its full value.")
+
+    @model_validator(mode="after")
+    def _complete(self) -> DamageTarget:
+        needed = ("health", "max_health", "power") if self.kind == "runeslinger" else ("defense",)
+        for key in needed:
+            if getattr(self, key) is None:
+                raise refuse(f"missing field {key!r}", key)
+        _health_fits(self.health, self.max_health)
+        if self.defense is not None and self.kind == "defense_card" and self.damage_this_turn >= self.defense:
+            raise refuse(f"damage_this_turn {self.damage_this_turn} reaches the card's defense {self.defense}: it "
+                         "would already have been destroyed this turn", "damage_this_turn")
+        return self
+
+
+class BlockDeclared(Model):
+    """A block declared against this damage, and any barrier already on the target.
+
+    A declared block's value defaults to the blocking Runeslinger's block value (target.block_value, or the
+    controller's for a defense card), else the usual printed starting value (4): a player can say "Block: yes".
+    """
+
+    model_config = ConfigDict(title="Block")
+
+    declared: bool | None = maybe()
+    value: int | None = maybe(ge=0, le=99)
+    already_blocked_this_turn: bool | None = maybe()
+    barrier: int | None = maybe(ge=0, le=999)
+    timing: Literal["before_damage", "after_damage"] | None = maybe()
+
+
+class DamagePosition(OpenPosition):
+    """Damage or health loss dealt to a Runeslinger or a defense card, and any block against it."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["damage"]
+    target: DamageTarget
+    amount: int = Field(ge=0, le=999)
+    damage_type: DamageType
+    block: BlockDeclared | None = maybe()
+    source_is_enemy: bool | None = maybe()
+
+
+def _absent_if_none(value: object) -> bool:
+    return value is None
+
+
+class DamageOutcome(Outcome):
+    """What the damage does: what is prevented and dealt, and the target's health, power or defense after."""
+
+    health: int | None = None
+    power: int | None = None
+    determination: int | None = None
+    power_lost: int = 0
+    prevented: int = 0
+    destroyed: bool = False
+    defeated: bool = False
+    dealt: int = 0
+    barrier_left: int | None = None
+    defense: int | None = Field(None, exclude_if=_absent_if_none)
+    excess_to_controller: int | None = Field(None, exclude_if=_absent_if_none)
+    damage_this_turn: int | None = Field(None, exclude_if=_absent_if_none)
+
+    def record(self, who: Runeslinger, corpus: Corpus) -> None:
+        """Set the health and standing fields from a Runeslinger after the damage."""
+        self.health = who.health
+        self.power, self.determination, self.power_lost, self.defeated = who.standing.values(corpus)
 
 
 @dataclass(frozen=True)
@@ -59,17 +143,11 @@ class Runeslinger:
     max_health: int
     standing: Standing
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any], path: str) -> Runeslinger:
-        """Read a Runeslinger; health above the current maximum cannot happen and is unreadable."""
-        if raw["health"] > raw["max_health"]:
-            raise UnreadableInputError(f"health {raw['health']} is above max_health {raw['max_health']}; "
-                                       "health can never exceed its current maximum", path=f"{path}.health")
-        return cls(int(raw["health"]), int(raw["max_health"]), Standing.from_json(raw))
 
-    def to_json(self, corpus: Corpus) -> dict[str, Any]:
-        """Return the outcome fields of this Runeslinger."""
-        return {"health": self.health, **self.standing.to_json(corpus)}
+def runeslinger_of(raw: DamageTarget | Controller) -> Runeslinger:
+    """Return the Runeslinger a target or a controller describes (their health fields are validated present)."""
+    assert raw.health is not None and raw.max_health is not None and raw.power is not None
+    return Runeslinger(raw.health, raw.max_health, Standing(raw.power, raw.determination or 0))
 
 
 @dataclass(frozen=True)
@@ -83,13 +161,12 @@ class Block:
     late: bool
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any] | None, default_value: int = 0) -> Block:
+    def of(cls, raw: BlockDeclared | None, default_value: int = 0) -> Block:
         """Read the ``block`` field; ``declared`` is None when the position does not say; an unstated value is
         *default_value* (the blocking Runeslinger's block value)."""
-        raw = raw or {}
-        return cls(raw.get("declared"), int(raw.get("value", default_value)),
-                   bool(raw.get("already_blocked_this_turn", False)), int(raw.get("barrier", 0)),
-                   raw.get("timing") == "after_damage")
+        raw = raw or BlockDeclared()
+        return cls(raw.declared, default_value if raw.value is None else raw.value,
+                   bool(raw.already_blocked_this_turn), raw.barrier or 0, raw.timing == "after_damage")
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -150,11 +227,11 @@ def defense_hit(amount: int, defense: int) -> tuple[int, bool, int]:
 
 
 @rule("rs.blocking-advanced-rules.block-value", "rs.anatomy-of-a-runeslinger.block")
-def block_value_of(target: Mapping[str, Any], corpus: Corpus) -> tuple[int, str]:
+def block_value_of(target: DamageTarget, corpus: Corpus) -> tuple[int, str]:
     """Return the blocking Runeslinger's block value and where it comes from: the target Runeslinger's (or a defense
     card's controller's) stated ``block_value``, else the usual starting value printed on a Runeslinger card."""
-    blocker = target if target["kind"] == "runeslinger" else (target.get("controller") or {})
-    stated = blocker.get("block_value", target.get("block_value"))
+    blocker = target if target.kind == "runeslinger" else target.controller
+    stated = blocker.block_value if blocker is not None and blocker.block_value is not None else target.block_value
     if stated is not None:
         return int(stated), "the blocking Runeslinger's block value"
     usual = int(corpus.fact("rs.blocking-advanced-rules.block-value", "usual_starting_block"))
@@ -268,31 +345,31 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: DamagePosition, out: DamageOutcome, trace: Trace) -> str:
     """One sentence: what reaches the target, and its health, power or destruction after."""
-    target = pos["target"]
-    is_slinger = target["kind"] == "runeslinger"
-    name = target.get("name") or ("The Runeslinger" if is_slinger else "The defense card")
+    target = pos.target
+    is_slinger = target.kind == "runeslinger"
+    name = target.name or ("The Runeslinger" if is_slinger else "The defense card")
     name = name[:1].upper() + name[1:]
-    block = f" after the block prevents {out['prevented']}" if out["prevented"] else ""
+    block = f" after the block prevents {out.prevented}" if out.prevented else ""
     pending = " (no block assumed; the target's controller may still block)" if trace.decisions else ""
-    loss = pos["damage_type"] == "health_loss"
-    if is_slinger or out.get("excess_to_controller"):
-        if out.get("defeated"):
-            return f"{name} is defeated: {plural_power(out['power_lost'])} lost and none left{block}{pending}."
-        if out["health"] is None:
+    loss = pos.damage_type == "health_loss"
+    if is_slinger or out.excess_to_controller:
+        if out.defeated:
+            return f"{name} is defeated: {plural_power(out.power_lost)} lost and none left{block}{pending}."
+        if out.health is None:
             return f"{name} is destroyed{block}; the excess waits for the controller's health to be known."
         head = name if is_slinger else "Its controller"
-        if is_slinger and out["prevented"] and not out["dealt"]:
-            return f"The block prevents all {out['prevented']} damage: {name} stays at {out['health']} health."
-        lost = f", losing {plural_power(out['power_lost'])}" if out["power_lost"] else ""
+        if is_slinger and out.prevented and not out.dealt:
+            return f"The block prevents all {out.prevented} damage: {name} stays at {out.health} health."
+        lost = f", losing {plural_power(out.power_lost)}" if out.power_lost else ""
         what = "loses" if loss else "takes"
-        amount = out["dealt"] if is_slinger else out["excess_to_controller"]
-        return (f"{head} {what} {amount} {'health' if loss else 'damage'}{block} and ends at {out['health']} "
+        amount = out.dealt if is_slinger else out.excess_to_controller
+        return (f"{head} {what} {amount} {'health' if loss else 'damage'}{block} and ends at {out.health} "
                 f"health{lost}{pending}.")
-    if out["destroyed"]:
+    if out.destroyed:
         return f"{name} is destroyed{block}{pending}."
-    return f"{name} takes {out['dealt']} damage{block}; its defense drops to {out['defense']} this turn{pending}."
+    return f"{name} takes {out.dealt} damage{block}; its defense drops to {out.defense} this turn{pending}."
 
 
 def plural_power(n: int) -> str:
@@ -300,38 +377,27 @@ def plural_power(n: int) -> str:
     return f"{n} power" if n == 1 else f"{n} powers"
 
 
-@situation(GAME, "damage", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve damage or health loss to a Runeslinger or a defense card: blocks, power loss, destruction."""
-    target = pos["target"]
-    kind, amount, damage_type = target["kind"], int(pos["amount"]), pos["damage_type"]
-    value, where = block_value_of(target, corpus)
-    block = Block.from_json(pos.get("block"), value)
-    source_is_enemy = bool(pos.get("source_is_enemy", True))
-    is_slinger = kind == "runeslinger"
-    name = target.get("name") or ("the target Runeslinger" if is_slinger else "the target defense card")
-    out: dict[str, Any] = {"health": None, "power": None, "determination": None, "power_lost": 0,
-                           "prevented": 0, "destroyed": False, "defeated": False, "dealt": 0,
-                           "barrier_left": None}
+def _declare(pos: DamagePosition, block: Block, value: int, where: str, trace: Trace, corpus: Corpus) -> None:
+    """The damage and its target, and the rules a declared block or a health loss on a card breaks."""
+    target, damage_type = pos.target, pos.damage_type
+    is_slinger = target.kind == "runeslinger"
+    name = target.name or ("the target Runeslinger" if is_slinger else "the target defense card")
     what = "health loss" if damage_type == "health_loss" else f"{damage_type} damage"
-    noun = "" if "name" not in target else (" (a Runeslinger)" if is_slinger else " (a defense card)")
-    trace.step(f"{amount} {what} to {name}{noun}.",
+    noun = "" if target.name is None else (" (a Runeslinger)" if is_slinger else " (a defense card)")
+    trace.step(f"{pos.amount} {what} to {name}{noun}.",
                "rs.damage", TYPE_RULE[damage_type])
-    if damage_type == "health_loss" and kind != "runeslinger":
+    if damage_type == "health_loss" and not is_slinger:
         trace.violate("health loss makes a Runeslinger lose health; a defense card has no health to lose",
                       "rs.health-loss")
     if block.declared:
-        if "value" not in (pos.get("block") or {}):
+        if pos.block is None or pos.block.value is None:
             trace.step(f"The block value is not stated: it is {where}, {value}.",
                        "rs.blocking-advanced-rules.block-value", "rs.blocking-damage.barrier-value")
-        _check_block(block, damage_type, source_is_enemy, trace, corpus)
-    who = Runeslinger.from_json(target, "target") if kind == "runeslinger" else None
-    controller = Runeslinger.from_json(target["controller"], "target.controller") \
-        if kind == "defense_card" and "controller" in target else None
-    if trace.violations:
-        return out
-    barrier = _barrier(block, damage_type, source_is_enemy, trace, corpus)
+        _check_block(block, damage_type, pos.source_is_enemy is not False, trace, corpus)
+
+
+def _through(amount: int, barrier: int, out: DamageOutcome, trace: Trace) -> int:
+    """The block barrier stops what it can; return the damage going through."""
     prevented, through, barrier_left = through_barrier(amount, barrier)
     if barrier:
         trace.step(f"The block barrier prevents {prevented} damage; {through} goes through"
@@ -339,12 +405,33 @@ def resolve_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                       else (" (the barrier is depleted, so the rest reaches the "
                             "target)." if through else ".")),
                    through_barrier)
-        out["barrier_left"] = barrier_left
-    out["prevented"] = prevented
-    if who is not None:
-        after, dealt = harm_runeslinger(who, through, damage_type, trace, corpus, name)
-        out.update(after.to_json(corpus), dealt=dealt)
+        out.barrier_left = barrier_left
+    out.prevented = prevented
+    return through
+
+
+@situation(GAME, "damage", DamagePosition, labels=LABELS)
+@summarized(_summary)
+def resolve_damage(pos: DamagePosition, trace: Trace, corpus: Corpus) -> DamageOutcome:
+    """Resolve damage or health loss to a Runeslinger or a defense card: blocks, power loss, destruction."""
+    target, damage_type = pos.target, pos.damage_type
+    value, where = block_value_of(target, corpus)
+    block = Block.of(pos.block, value)
+    source_is_enemy = pos.source_is_enemy is not False
+    is_slinger = target.kind == "runeslinger"
+    name = target.name or ("the target Runeslinger" if is_slinger else "the target defense card")
+    out = DamageOutcome()
+    _declare(pos, block, value, where, trace, corpus)
+    if trace.violations:
         return out
+    barrier = _barrier(block, damage_type, source_is_enemy, trace, corpus)
+    through = _through(pos.amount, barrier, out, trace)
+    if is_slinger:
+        after, dealt = harm_runeslinger(runeslinger_of(target), through, damage_type, trace, corpus, name)
+        out.record(after, corpus)
+        out.dealt = dealt
+        return out
+    controller = runeslinger_of(target.controller) if target.controller is not None else None
     return _defense_card_this_turn(out, target, name, through, damage_type, controller, trace, corpus)
 
 
@@ -354,31 +441,29 @@ def defense_left_this_turn(defense: int, earlier: int) -> int:
     return defense - earlier
 
 
-def _defense_card_this_turn(out: dict[str, Any], target: Mapping[str, Any], name: str, through: int,
+def _defense_card_this_turn(out: DamageOutcome, target: DamageTarget, name: str, through: int,
                             damage_type: str, controller: Runeslinger | None, trace: Trace,
-                            corpus: Corpus) -> dict[str, Any]:
+                            corpus: Corpus) -> DamageOutcome:
     """Count the damage already dealt to the card this turn against its defense, then deal this damage."""
-    defense, earlier = int(target["defense"]), int(target.get("damage_this_turn", 0))
-    if earlier >= defense:
-        raise UnreadableInputError(f"damage_this_turn {earlier} reaches the card's defense {defense}: it would "
-                                   "already have been destroyed this turn", path="target.damage_this_turn")
+    assert target.defense is not None  # validated present for a defense card
+    defense, earlier = target.defense, target.damage_this_turn
     left = defense_left_this_turn(defense, earlier)
     if earlier:
         trace.step(f"{_cap(name)} was already dealt {earlier} damage this turn: {left} of its defense {defense} "
                    "is left until the Discard Phase.", defense_left_this_turn, "rs.phases-of-a-turn.discard")
     out = _hit_defense_card(out, left, name, through, damage_type, controller, trace, corpus)
-    out["damage_this_turn"] = earlier + int(out["dealt"])
+    out.damage_this_turn = earlier + out.dealt
     return out
 
 
-def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int, damage_type: str,
-                      controller: Runeslinger | None, trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def _hit_defense_card(out: DamageOutcome, defense: int, name: str, through: int, damage_type: str,
+                      controller: Runeslinger | None, trace: Trace, corpus: Corpus) -> DamageOutcome:
     """Finish damage to a defense card: lower its defense, destroy it at 0, send pierce excess on."""
-    out.update(defense=defense, excess_to_controller=0)
+    out.defense, out.excess_to_controller = defense, 0
     if controller is not None:
-        out.update(controller.to_json(corpus))
+        out.record(controller, corpus)
     left, destroyed, excess = defense_hit(through, defense)
-    out.update(defense=left, destroyed=destroyed, dealt=through - excess)
+    out.defense, out.destroyed, out.dealt = left, destroyed, through - excess
     if not destroyed:
         trace.step(f"{_cap(name)}'s defense drops from {defense} to {left} for the rest of the turn; it "
                    "recovers in the Discard Phase.", defense_hit, "rs.phases-of-a-turn.discard")
@@ -392,7 +477,7 @@ def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int
                    "card.",
                    "rs.damage.defense-cards")
         return out
-    out["excess_to_controller"] = excess
+    out.excess_to_controller = excess
     if controller is None:
         trace.step(f"Pierce: the {excess} damage over the card's defense is dealt to the Runeslinger who "
                    "controls it (give `target.controller` to resolve it).", "rs.damage.pierce")
@@ -401,5 +486,5 @@ def _hit_defense_card(out: dict[str, Any], defense: int, name: str, through: int
                "Runeslinger.",
                "rs.damage.pierce")
     after, _ = harm_runeslinger(controller, excess, damage_type, trace, corpus, "the controlling Runeslinger")
-    out.update(after.to_json(corpus))
+    out.record(after, corpus)
     return out

@@ -8,26 +8,60 @@ say the engine follows Modes of Play (constructed 40, sealed 40, draft 30), and 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
+from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
 from engine.runeslingers.common import GAME
-from engine.schema import BOOL, arr, enum, integer, obj, text
 
+Format = Literal["constructed", "draft", "sealed"]
 FORMATS = {"constructed": "rs.modes-of-play.constructed", "draft": "rs.modes-of-play.draft",
            "sealed": "rs.modes-of-play.sealed"}
-CARD: dict[str, Any] = obj(["name", "copies"], name=text(), copies=integer(1, 99), x_card=BOOL)
-SCHEMA: dict[str, Any] = obj(
-    ["format", "cards"], extra=True,
-    format=enum(*FORMATS), cards=arr(CARD, max_items=200),
-    runeslinger={"type": "object", "additionalProperties": False,
-                 "properties": {"name": text(), "class": text(), "stance_class": text(),
-                                "ability_class": text()}},
-)
 X_SUFFIX = re.compile(r"(?:^|\s)X$")
+
+
+class ListedCard(Model):
+    """A card of the deck list: its name, its copies, and whether it is an X card (read from the name if unsaid)."""
+
+    model_config = ConfigDict(title="Card")
+
+    name: str = Field(max_length=200)
+    copies: int = Field(ge=1, le=99)
+    x_card: bool | None = maybe()
+
+
+class DeckRuneslinger(Model):
+    """The Runeslinger the deck is for, and the classes of its Runeslinger, stance and ability."""
+
+    model_config = ConfigDict(title="Runeslinger")
+
+    name: str | None = maybe(max_length=200)
+    class_: Annotated[str | None, Field(alias="class")] = maybe(max_length=200)
+    stance_class: str | None = maybe(max_length=200)
+    ability_class: str | None = maybe(max_length=200)
+
+
+class DeckPosition(OpenPosition):
+    """A deck list for a mode of play, and the Runeslinger it is built for."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["deck"]
+    format: Format
+    cards: list[ListedCard] = Field(max_length=MAX_ITEMS)
+    runeslinger: DeckRuneslinger | None = maybe()
+
+
+class DeckOutcome(Outcome):
+    """The deck's size and the size its mode of play requires."""
+
+    size: int
+    required_size: int
+    violations: list[dict[str, Any]] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -39,10 +73,10 @@ class DeckCard:
     x_card: bool
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> DeckCard:
+    def of(cls, card: ListedCard) -> DeckCard:
         """Read a card; without ``x_card``, a name ending in the X suffix marks an X card."""
-        name = raw["name"].strip()
-        return cls(name, int(raw["copies"]), bool(raw.get("x_card", X_SUFFIX.search(name) is not None)))
+        name = card.name.strip()
+        return cls(name, card.copies, X_SUFFIX.search(name) is not None if card.x_card is None else card.x_card)
 
 
 def merged(cards: Sequence[DeckCard]) -> list[DeckCard]:
@@ -70,29 +104,23 @@ def copy_limits(fmt: str, corpus: Corpus) -> tuple[int | None, int | None]:
 
 
 @rule("rs.modes-of-play", "rs.anatomy-of-a-runeslinger.class")
-def classes_match(raw: Mapping[str, Any]) -> bool:
+def classes_match(slinger: DeckRuneslinger) -> bool:
     """Return whether the Runeslinger, stance and ability stated all share one class."""
-    named = {str(raw[k]).casefold() for k in ("class", "stance_class", "ability_class") if raw.get(k)}
+    named = {k.casefold() for k in (slinger.class_, slinger.stance_class, slinger.ability_class) if k}
     return len(named) <= 1
 
 
 LABELS: dict[str, Label] = {"size": "Deck size", "required_size": "Required size"}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: DeckPosition, out: DeckOutcome, trace: Trace) -> str:
     """One sentence: the deck is legal for its mode of play, at its size."""
-    return f"The {pos['format']} deck is legal: {out['size']} cards, as required."
+    return f"The {pos.format} deck is legal: {out.size} cards, as required."
 
 
-@situation(GAME, "deck", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_deck(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Check a deck list for its mode of play: exact size, copies per card and per X card, one class."""
-    fmt = pos["format"]
-    cards = merged([DeckCard.from_json(c) for c in pos["cards"]])
+def _size(fmt: str, cards: Sequence[DeckCard], need: int, trace: Trace) -> None:
+    """The deck's size against its mode of play's (the contested 30 of Setup noted)."""
     size = sum(c.copies for c in cards)
-    need = required_size(fmt, corpus)
-    out: dict[str, Any] = {"size": size, "required_size": need, "violations": []}
     trace.step(f"A {fmt} deck: {size} card(s) in {len(cards)} distinct name(s).", FORMATS[fmt])
     trace.step("Deck size is contested: Setup step 3 speaks of a 30-card deck, while Modes of Play sets "
                f"each mode's size; the engine follows Modes of Play, so a {fmt} deck has exactly {need} "
@@ -104,6 +132,10 @@ def resolve_deck(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
     if size != need:
         trace.violate(f"a {fmt} deck must have exactly {need} cards; this one has {size}", FORMATS[fmt],
                       "rs.setup-steps.3")
+
+
+def _copies(fmt: str, cards: Sequence[DeckCard], trace: Trace, corpus: Corpus) -> None:
+    """Copies per card and per X card (none stated for draft)."""
     per, per_x = copy_limits(fmt, corpus)
     if per is None:
         trace.step("The book sets no copy limits for draft decks.", "rs.modes-of-play.draft")
@@ -114,7 +146,19 @@ def resolve_deck(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
         elif per is not None and c.copies > per:
             trace.violate(f"{c.name}: at most {per} copies of a card in a deck, {c.copies} "
                           "listed", copy_limits)
-    slinger = pos.get("runeslinger")
+
+
+@situation(GAME, "deck", DeckPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_deck(pos: DeckPosition, trace: Trace, corpus: Corpus) -> DeckOutcome:
+    """Check a deck list for its mode of play: exact size, copies per card and per X card, one class."""
+    fmt = pos.format
+    cards = merged([DeckCard.of(c) for c in pos.cards])
+    need = required_size(fmt, corpus)
+    out = DeckOutcome(size=sum(c.copies for c in cards), required_size=need)
+    _size(fmt, cards, need, trace)
+    _copies(fmt, cards, trace, corpus)
+    slinger = pos.runeslinger
     if slinger and not classes_match(slinger):
         trace.violate("the Runeslinger, stance and ability must all be of the same class", classes_match)
     if not trace.violations:

@@ -10,23 +10,66 @@ exception, and the targets example ``rs.advanced-rules-targets.example-3``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runeslingers.common import DETERMINATION, GAME, POWER, Standing, is_defeated, record_power_loss
-from engine.schema import BOOL, arr, enum, integer, obj, text
+from engine.model import Field, OpenPosition, Outcome, maybe
+from engine.runeslingers.common import GAME, Determination, Power, Standing, is_defeated, record_power_loss
 
-SCHEMA: dict[str, Any] = obj(
-    ["hand", "deck", "discard", "power"], extra=True,
-    hand=integer(0, 99), max_hand=integer(0, 99), deck=integer(0, 999), discard=integer(0, 999),
-    draw=integer(0, 99), power=POWER, determination=DETERMINATION, first_turn=BOOL, passed=BOOL,
-    pass_choice=enum("draw_third_card", "return_concentration"),
-)
-HAND_SCHEMA: dict[str, Any] = obj(["hand", "amount"], extra=True, hand=integer(0, 99), amount=integer(0, 99),
-                                  at_random=BOOL, chosen=arr(text(), max_items=99))
+PassChoice = Literal["draw_third_card", "return_concentration"]
+
+
+class DrawPosition(OpenPosition):
+    """A player drawing cards: the hand, deck and discard pile, the draw, and the player's standing."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["draw"]
+    hand: int = Field(ge=0, le=99)
+    max_hand: int | None = maybe(ge=0, le=99)
+    deck: int = Field(ge=0, le=999)
+    discard: int = Field(ge=0, le=999)
+    draw: int | None = maybe(ge=0, le=99)
+    power: Power
+    determination: Determination | None = maybe()
+    first_turn: bool | None = maybe()
+    passed: bool | None = maybe()
+    pass_choice: PassChoice | None = maybe()
+
+
+class DiscardFromHandPosition(OpenPosition):
+    """An effect discarding cards from a hand: the hand, the amount, and the cards taken."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["discard_from_hand"]
+    hand: int = Field(ge=0, le=99)
+    amount: int = Field(ge=0, le=99)
+    at_random: bool | None = maybe()
+    chosen: list[Annotated[str, Field(max_length=200)]] | None = maybe(max_length=99)
+
+
+class DrawOutcome(Outcome):
+    """What drawing does: the piles after it, the cards drawn and discarded, and any power lost."""
+
+    hand: int
+    deck: int
+    discard: int
+    discarded: int
+    drawn: int
+    reshuffles: int
+    game_lost: bool
+    power: int
+    determination: int
+    power_lost: int
+    defeated: bool
+
+
+class DiscardFromHandOutcome(Outcome):
+    """What a hand discard does: the cards discarded and those left."""
+
+    discarded: int
+    hand: int
 
 
 @dataclass(frozen=True)
@@ -42,11 +85,6 @@ class Piles:
     reshuffles: int = 0
     game_lost: bool = False
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Piles:
-        """Read the piles from a ``draw`` position."""
-        return cls(int(raw["hand"]), int(raw["deck"]), int(raw["discard"]), Standing.from_json(raw))
-
     @property
     def stopped(self) -> bool:
         """Return whether the encounter ended for this player (game loss; defeat is checked by the caller)."""
@@ -54,9 +92,9 @@ class Piles:
 
 
 @rule("rs.setup-steps.hand", "rs.phases-of-a-turn.draw")
-def max_hand_size(pos: Mapping[str, Any], corpus: Corpus) -> int:
+def max_hand_size(stated: int | None, corpus: Corpus) -> int:
     """Return the maximum hand size: 8 unless the position states another (for example Fragment II's 4)."""
-    return int(pos.get("max_hand", corpus.fact("rs.setup-steps.hand", "max_hand_size")))
+    return stated if stated is not None else int(corpus.fact("rs.setup-steps.hand", "max_hand_size"))
 
 
 @rule("rs.phases-of-a-turn.draw", "rs.setup-steps.5")
@@ -132,46 +170,46 @@ DRAW_LABELS: dict[str, Label] = {
 HAND_LABELS: dict[str, Label] = {"discarded": "Cards discarded", "hand": "Cards left in hand"}
 
 
-def _draw_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _draw_summary(pos: DrawPosition, out: DrawOutcome, trace: Trace) -> str:
     """One sentence: cards drawn, discarded and the power lost to an empty deck."""
-    if out.get("game_lost") or out.get("defeated"):
+    if out.game_lost or out.defeated:
         return (f"The player loses the game: the deck runs out with no power left to lose after drawing "
-                f"{out['drawn']} card(s).")
-    text = f"The player draws {out['drawn']} card(s) and holds {out['hand']}"
-    if out["discarded"]:
-        text += f", discarding {out['discarded']} because the hand is full"
-    if out["power_lost"]:
-        text += (f"; the empty deck costs {'1 power' if out['power_lost'] == 1 else str(out['power_lost']) + ' powers'}"
+                f"{out.drawn} card(s).")
+    text = f"The player draws {out.drawn} card(s) and holds {out.hand}"
+    if out.discarded:
+        text += f", discarding {out.discarded} because the hand is full"
+    if out.power_lost:
+        text += (f"; the empty deck costs {'1 power' if out.power_lost == 1 else str(out.power_lost) + ' powers'}"
                  f" and the discard pile is reshuffled")
     if trace.decisions:
         text += "; on passing he still chooses to draw 1 more card or return a concentration"
     return text + "."
 
 
-def _hand_summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _hand_summary(pos: DiscardFromHandPosition, out: DiscardFromHandOutcome, trace: Trace) -> str:
     """One sentence: how many cards go, how many stay, and who picks them."""
-    text = f"{out['discarded']} card(s) are discarded from the hand, leaving {out['hand']}"
+    text = f"{out.discarded} card(s) are discarded from the hand, leaving {out.hand}"
     if trace.decisions:
-        text += "; picked at random by an enemy" if pos.get("at_random") else "; the discarding player picks them"
+        text += "; picked at random by an enemy" if pos.at_random else "; the discarding player picks them"
     return text + "."
 
 
-@situation(GAME, "draw", SCHEMA, labels=DRAW_LABELS)
-@summarized(_draw_summary)
-def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve drawing cards: a full hand discards, an empty deck costs a power and reshuffles, or loses."""
-    piles = Piles.from_json(pos)
-    max_hand = max_hand_size(pos, corpus)
-    if "draw" in pos:
-        count = int(pos["draw"])
-        trace.step(f"Draw {count} card(s); the maximum hand size is {max_hand}.", max_hand_size)
-    else:
-        count = phase_draws(bool(pos.get("first_turn", False)), corpus)
-        first = " (the first turn of the encounter)" if pos.get("first_turn") else ""
-        trace.step(f"Draw Phase: draw {count} card(s){first}; the maximum hand size is {max_hand}.",
-                   phase_draws, max_hand_size)
-    choice = pos.get("pass_choice")
-    if pos.get("passed") or choice:
+def _count(pos: DrawPosition, max_hand: int, trace: Trace, corpus: Corpus) -> int:
+    """The draw: the cards an effect draws, or the Draw Phase's 2 (1 on the encounter's first turn)."""
+    if pos.draw is not None:
+        trace.step(f"Draw {pos.draw} card(s); the maximum hand size is {max_hand}.", max_hand_size)
+        return pos.draw
+    count = phase_draws(bool(pos.first_turn), corpus)
+    first = " (the first turn of the encounter)" if pos.first_turn else ""
+    trace.step(f"Draw Phase: draw {count} card(s){first}; the maximum hand size is {max_hand}.",
+               phase_draws, max_hand_size)
+    return count
+
+
+def _pass(pos: DrawPosition, count: int, trace: Trace) -> int:
+    """Passing: the Play Phase is skipped, and the player draws 1 more card or returns a concentration."""
+    choice = pos.pass_choice
+    if pos.passed or choice:
         trace.step("The player passes: the Play Phase is skipped.", "rs.phases-of-a-turn.draw")
         if choice == "draw_third_card":
             count += 1
@@ -181,15 +219,26 @@ def resolve_draw(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
                                           "to hand",
                          "rs.phases-of-a-turn.draw", options=["draw_third_card", "return_concentration"],
                          field="pass_choice")
+    return count
+
+
+@situation(GAME, "draw", DrawPosition, labels=DRAW_LABELS)
+@summarized(_draw_summary)
+def resolve_draw(pos: DrawPosition, trace: Trace, corpus: Corpus) -> DrawOutcome:
+    """Resolve drawing cards: a full hand discards, an empty deck costs a power and reshuffles, or loses."""
+    piles = Piles(pos.hand, pos.deck, pos.discard, Standing(pos.power, pos.determination or 0))
+    max_hand = max_hand_size(pos.max_hand, corpus)
+    count = _pass(pos, _count(pos, max_hand, trace, corpus), trace)
     piles = draw_cards(piles, count, max_hand, trace, corpus)
     ended = piles.stopped or is_defeated(piles.standing.power, corpus)
-    if choice == "return_concentration" and not ended:
+    if pos.pass_choice == "return_concentration" and not ended:
         piles = replace(piles, hand=piles.hand + 1)
         trace.step(f"Passing, the player returns an exposed concentration to the hand (now {piles.hand}); "
                    "this is not a draw.", "rs.phases-of-a-turn.draw")
-    return {"hand": piles.hand, "deck": piles.deck, "discard": piles.discard, "discarded": piles.discarded,
-            "drawn": piles.drawn, "reshuffles": piles.reshuffles, "game_lost": piles.game_lost,
-            **piles.standing.to_json(corpus)}
+    power, determination, power_lost, defeated = piles.standing.values(corpus)
+    return DrawOutcome(hand=piles.hand, deck=piles.deck, discard=piles.discard, discarded=piles.discarded,
+                       drawn=piles.drawn, reshuffles=piles.reshuffles, game_lost=piles.game_lost, power=power,
+                       determination=determination, power_lost=power_lost, defeated=defeated)
 
 
 # -------------------------------------------------------------------------- discarding from a hand
@@ -200,11 +249,11 @@ def hand_discards(amount: int, hand: int) -> int:
     return min(amount, hand)
 
 
-@situation(GAME, "discard_from_hand", HAND_SCHEMA, labels=HAND_LABELS)
+@situation(GAME, "discard_from_hand", DiscardFromHandPosition, labels=HAND_LABELS)
 @summarized(_hand_summary)
-def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def resolve_discard_from_hand(pos: DiscardFromHandPosition, trace: Trace, corpus: Corpus) -> DiscardFromHandOutcome:
     """Resolve an effect discarding cards from a hand: it does as much as it can (unlike on a deck)."""
-    hand, amount = int(pos["hand"]), int(pos["amount"])
+    hand, amount = pos.hand, pos.amount
     n = hand_discards(amount, hand)
     trace.step(f"The effect discards {amount} card(s) from a hand of {hand}: {n} can be discarded.",
                hand_discards)
@@ -212,9 +261,9 @@ def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corp
         trace.step("Effects do only as much as they can; the rest is ignored. (Effects that take cards from "
                    "a deck are the exception: those always resolve in full.)", "rs.resolving-effects",
                    "rs.resolving-effects.deck-exception")
-    chosen = pos.get("chosen")
+    chosen = pos.chosen
     if 0 < n < hand and chosen is None:
-        if pos.get("at_random"):
+        if pos.at_random:
             trace.decide("enemy", f"{n} card(s) from the hand, without seeing them (name them)", "rs.term.at-random",
                          field="chosen")
         else:
@@ -223,6 +272,6 @@ def resolve_discard_from_hand(pos: Mapping[str, Any], trace: Trace, corpus: Corp
     elif chosen is not None and len(chosen) != n:
         trace.violate(f"{n} card(s) are discarded, the position names {len(chosen)}", hand_discards)
     elif chosen:
-        trace.step(f"Discarded: {', '.join(chosen)}.", "rs.term.at-random" if pos.get("at_random")
+        trace.step(f"Discarded: {', '.join(chosen)}.", "rs.term.at-random" if pos.at_random
                    else "rs.resolving-effects")
-    return {"discarded": n, "hand": hand - n}
+    return DiscardFromHandOutcome(discarded=n, hand=hand - n)

@@ -18,71 +18,97 @@ Choices where the book is silent (documented here and in the steps):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runeslingers.common import GAME
-from engine.runeslingers.fields import PLAYER, doc, unique_ids
-from engine.schema import BOOL, Schema, arr, enum, integer, obj, text
+from engine.runeslingers.fields import Player, player, unique_ids
 
-SOURCES = ("runeslinger_ability", "stance", "card")
-DURATIONS = ("this_turn", "until_end_of_next_turn", "while_source_in_play")
-RUNESPELL: Schema = obj(["name", "owner"], name=doc(text(), "Runespell"),
-                        owner=doc(text(80), "Owner", "The player in whose deck it began the encounter."))
-DEFENSE_CARD: Schema = obj(["name", "defense", "max_defense"],
-                           name=doc(text(), "Defense card"),
-                           controller=doc(text(80), "Controller"),
-                           defense=doc(integer(0, 999), "Defense now", "Its defense after damage this turn."),
-                           max_defense=doc(integer(1, 999), "Full defense", "Its defense value."))
-BARRIER: Schema = obj(["on", "value"],
-                      on=doc(text(), "On", "The Runeslinger or defense card it protects."),
-                      value=doc(integer(0, 999), "Value left", "What remains of the barrier."),
-                      applied_by=doc(text(80), "Applied by", "The player who blocked."))
-EFFECT: Schema = obj(["id", "source", "duration"],
-                     id=doc(text(), "Effect"),
-                     source=doc(enum(*SOURCES), "Comes from", "A Runeslinger ability, a stance, or a card."),
-                     source_card=doc(text(), "Source card", "The card it comes from, if any (a runespell in play "
-                                     "here is discarded in step 1)."),
-                     duration=doc(enum(*DURATIONS), "Lasts",
-                                  "this_turn: a stance's or ability's effect, or a card effect stated to last this "
-                                  "turn; until_end_of_next_turn; while_source_in_play: a card's ongoing effect "
-                                  "with no duration stated.", default="this_turn"),
-                     started=doc(enum("this_turn", "previous_turn"), "Started", "When it began.",
-                                 default="this_turn"),
-                     source_in_play=doc(BOOL, "Source still in play", "Its source has not left play.", default=True))
-SCHEMA: dict[str, Any] = obj(
-    ["active_player", "player_to_left"], extra=True,
-    active_player=doc(PLAYER, "Active player", "The player whose turn is ending."),
-    player_to_left=doc(PLAYER, "Player to the left", "The player on the active player's left."),
-    runespells_in_play=doc(arr(RUNESPELL, max_items=20), "Runespells in play", default=[]),
-    light_unspent=doc({"type": "object", "additionalProperties": integer(0, 99), "maxProperties": 8},
-                      "Unspent light", "Light each player created this turn and did not spend, e.g. {\"Emily\": 1}.",
-                      default={}),
-    defense_cards=doc(arr(DEFENSE_CARD, max_items=30), "Defense cards in play", default=[]),
-    block_barriers=doc(arr(BARRIER, max_items=20), "Block barriers", default=[]),
-    effects=doc(arr(EFFECT, max_items=30), "Effects with a duration", default=[]),
-)
+Source = Literal["runeslinger_ability", "stance", "card"]
+Duration = Literal["this_turn", "until_end_of_next_turn", "while_source_in_play"]
 
 
-@dataclass(frozen=True)
-class Effect:
+class Runespell(Model):
+    """A runespell in play, and the player in whose deck it began."""
+
+    name: str = Field(max_length=200, title="Runespell")
+    owner: str = Field(max_length=80, title="Owner", description="The player in whose deck it began the encounter.")
+
+
+class DefenseCard(Model):
+    """A defense card in play: its defense now and its full defense."""
+
+    name: str = Field(max_length=200, title="Defense card")
+    controller: str | None = maybe(title="Controller", max_length=80)
+    defense: int = Field(ge=0, le=999, title="Defense now", description="Its defense after damage this turn.")
+    max_defense: int = Field(ge=1, le=999, title="Full defense", description="Its defense value.")
+
+
+class Barrier(Model):
+    """A block barrier still in play."""
+
+    on: str = Field(max_length=200, title="On", description="The Runeslinger or defense card it protects.")
+    value: int = Field(ge=0, le=999, title="Value left", description="What remains of the barrier.")
+    applied_by: str | None = maybe("The player who blocked.", title="Applied by", max_length=80)
+
+
+class Effect(Model):
     """An effect in play at the end of the turn: where it comes from and how long it lasts."""
 
-    id: str
-    source: str
-    duration: str
-    started: str
-    source_in_play: bool
-    source_card: str | None
+    id: str = Field(max_length=200, title="Effect")
+    source: Source = Field(title="Comes from", description="A Runeslinger ability, a stance, or a card.")
+    source_card: str | None = maybe("The card it comes from, if any (a runespell in play here is discarded in "
+                                    "step 1).", title="Source card", max_length=200)
+    duration: Duration = Field(title="Lasts", json_schema_extra={"default": "this_turn"},
+                               description="this_turn: a stance's or ability's effect, or a card effect stated to "
+                                           "last this turn; until_end_of_next_turn; while_source_in_play: a card's "
+                                           "ongoing effect with no duration stated.")
+    started: Literal["this_turn", "previous_turn"] = Field("this_turn", title="Started", description="When it began.")
+    source_in_play: bool = Field(True, title="Source still in play", description="Its source has not left play.")
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Effect:
-        """Read an effect (started this turn, source in play, when not stated)."""
-        return cls(raw["id"], raw["source"], raw["duration"], raw.get("started", "this_turn"),
-                   bool(raw.get("source_in_play", True)), raw.get("source_card"))
+
+class EndOfTurnPosition(OpenPosition):
+    """The end of a turn: what is in play, the light unspent, the barriers and the effects with a duration."""
+
+    model_config = ConfigDict(title="End of turn")
+
+    game: Literal["runeslingers"]
+    situation: Literal["end_of_turn"]
+    active_player: Player = player("Active player", "The player whose turn is ending.")
+    player_to_left: Player = player("Player to the left", "The player on the active player's left.")
+    runespells_in_play: list[Runespell] = Field([], max_length=20, title="Runespells in play")
+    light_unspent: dict[str, Annotated[int, Field(ge=0, le=99)]] = Field(
+        {}, max_length=8, title="Unspent light",
+        description="Light each player created this turn and did not spend, e.g. {\"Emily\": 1}.")
+    defense_cards: list[DefenseCard] = Field([], max_length=30, title="Defense cards in play")
+    block_barriers: list[Barrier] = Field([], max_length=20, title="Block barriers")
+    effects: list[Effect] = Field([], max_length=30, title="Effects with a duration")
+
+    @model_validator(mode="after")
+    def _cards_readable(self) -> EndOfTurnPosition:
+        unique_ids([c.name for c in self.defense_cards], "name", "defense_cards")
+        for i, card in enumerate(self.defense_cards):
+            if card.defense > card.max_defense:
+                raise refuse(f"defense {card.defense} is above max_defense {card.max_defense}; damage only lowers "
+                             "a defense card's defense", f"defense_cards[{i}].defense")
+        return self
+
+
+class EndOfTurnOutcome(Outcome):
+    """What the Discard Phase clears and what lasts, and who goes next."""
+
+    discarded: list[str] = Field(default_factory=list)
+    discard_to: dict[str, list[str]] = Field(default_factory=dict)
+    effects_ended: list[str] = Field(default_factory=list)
+    effects_continue: list[str] = Field(default_factory=list)
+    light_removed: dict[str, int] = Field(default_factory=dict)
+    defense: dict[str, int] = Field(default_factory=dict)
+    barriers_removed: int = 0
+    next_active: str | None = None
 
 
 LABELS: dict[str, Label] = {
@@ -96,11 +122,11 @@ LABELS: dict[str, Label] = {
 # ------------------------------------------------------------------------------------------ rules
 
 @rule("rs.phases-of-a-turn.discard", "rs.your-field.discard-pile", "rs.card-types-areas-of-play.runespells")
-def discard_runespells(runespells: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+def discard_runespells(runespells: Sequence[Runespell]) -> dict[str, list[str]]:
     """Return {owner: [runespells]}: every runespell in play goes to its owner's discard pile (step 1)."""
     piles: dict[str, list[str]] = {}
     for r in runespells:
-        piles.setdefault(r["owner"], []).append(r["name"])
+        piles.setdefault(r.owner, []).append(r.name)
     return piles
 
 
@@ -128,13 +154,13 @@ def light_removed(unspent: Mapping[str, int]) -> dict[str, int]:
 
 
 @rule("rs.phases-of-a-turn.discard", "rs.card-types-areas-of-play.defense-cards", "rs.anatomy-of-a-card")
-def recovered_defense(card: Mapping[str, Any]) -> int:
+def recovered_defense(card: DefenseCard) -> int:
     """Return a defense card's defense after step 3: it recovers to its full defense value."""
-    return int(card["max_defense"])
+    return card.max_defense
 
 
 @rule("rs.phases-of-a-turn.discard", "rs.blocking-advanced-rules", "rs.term.block-barrier")
-def barriers_removed(barriers: Sequence[Mapping[str, Any]]) -> int:
+def barriers_removed(barriers: Sequence[Barrier]) -> int:
     """Return how many block barriers step 4 removes: all of them, on every card and Runeslinger."""
     return len(barriers)
 
@@ -147,38 +173,43 @@ def next_active(player_to_left: str) -> str:
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _step1(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> None:
-    spells = pos.get("runespells_in_play", [])
+def _step1(pos: EndOfTurnPosition, out: EndOfTurnOutcome, trace: Trace) -> None:
+    """Step 1: runespells go to their owners' discard piles; effects lasting the turn end."""
+    spells = pos.runespells_in_play
     piles = discard_runespells(spells)
-    out["discarded"] = [r["name"] for r in spells]
-    out["discard_to"] = piles
+    out.discarded = [r.name for r in spells]
+    out.discard_to = piles
     if spells:
         trace.step("Step 1: every runespell in play goes to its owner's discard pile: "
                    + "; ".join(f"{', '.join(names)} to {owner}'s" for owner, names in piles.items()) + ".",
                    discard_runespells)
     else:
         trace.step("Step 1: no runespell is in play.", "rs.phases-of-a-turn.discard")
-    leaving = {r["name"] for r in spells}
-    for raw in pos.get("effects", []):
-        effect = Effect.from_json(raw)
+    leaving = {r.name for r in spells}
+    for effect in pos.effects:
         ends, why = effect_ends(effect, effect.source_card in leaving)
-        (out["effects_ended"] if ends else out["effects_continue"]).append(effect.id)
+        (out.effects_ended if ends else out.effects_continue).append(effect.id)
         trace.step(f"“{effect.id}” {'ends' if ends else 'continues'}: {why}.", effect_ends)
 
 
-def _defense(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> None:
-    cards = pos.get("defense_cards", [])
-    unique_ids(cards, "name", "defense_cards")
-    for i, card in enumerate(cards):
-        if card["defense"] > card["max_defense"]:
-            raise UnreadableInputError(f"defense {card['defense']} is above max_defense {card['max_defense']}; "
-                                       "damage only lowers a defense card's defense",
-                                       path=f"defense_cards[{i}].defense")
-    out["defense"] = {c["name"]: recovered_defense(c) for c in cards}
-    damaged = [c for c in cards if c["defense"] < c["max_defense"]]
+def _light(unspent: Mapping[str, int], out: EndOfTurnOutcome, trace: Trace) -> int:
+    """Step 2: the light created this turn and not spent is removed; return how much."""
+    out.light_removed = light_removed(unspent)
+    total = sum(out.light_removed.values())
+    trace.step("Step 2: all light created this turn and not spent is removed"
+               + (": " + ", ".join(f"{n} from {p}" for p, n in out.light_removed.items() if n) + "."
+                  if total else " (there is none)."), light_removed)
+    return total
+
+
+def _defense(pos: EndOfTurnPosition, out: EndOfTurnOutcome, trace: Trace) -> None:
+    """Step 3: every defense card recovers its full defense."""
+    cards = pos.defense_cards
+    out.defense = {c.name: recovered_defense(c) for c in cards}
+    damaged = [c for c in cards if c.defense < c.max_defense]
     if damaged:
         trace.step("Step 3: every defense card recovers its full defense; damage only counts within a single "
-                   "turn: " + "; ".join(f"{c['name']} {c['defense']} → {c['max_defense']}" for c in damaged) + ".",
+                   "turn: " + "; ".join(f"{c.name} {c.defense} → {c.max_defense}" for c in damaged) + ".",
                    recovered_defense)
     elif cards:
         trace.step("Step 3: every defense card is back at its full defense (none was damaged).", recovered_defense)
@@ -186,33 +217,34 @@ def _defense(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace) -> None:
         trace.step("Step 3: no defense card is in play.", "rs.phases-of-a-turn.discard")
 
 
-@situation(GAME, "end_of_turn", SCHEMA, labels=LABELS)
-def resolve_end_of_turn(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def _summary(pos: EndOfTurnPosition, out: EndOfTurnOutcome, total: int) -> str:
+    """One sentence: what the turn's end clears, and who is next."""
+    bits = [f"{len(out.discarded)} runespell(s) discarded" if out.discarded else "",
+            f"{total} unspent light removed" if total else "",
+            f"{len(out.effects_ended)} effect(s) end" if out.effects_ended else "",
+            f"{len(out.effects_continue)} continue" if out.effects_continue else "",
+            f"{out.barriers_removed} barrier(s) removed" if out.barriers_removed else ""]
+    said = ", ".join(b for b in bits if b)
+    return (f"{pos.active_player}'s turn ends" + (f" ({said})" if said else "")
+            + f"; {pos.player_to_left} is the next active player")
+
+
+@situation(GAME, "end_of_turn", EndOfTurnPosition, labels=LABELS)
+def resolve_end_of_turn(pos: EndOfTurnPosition, trace: Trace, corpus: Corpus) -> EndOfTurnOutcome:
     """Resolve the Discard Phase: runespells discarded, effects end, light removed, defense back, barriers go."""
-    active, left = pos["active_player"], pos["player_to_left"]
-    out: dict[str, Any] = {"discarded": [], "discard_to": {}, "effects_ended": [], "effects_continue": [],
-                           "light_removed": {}, "defense": {}, "barriers_removed": 0, "next_active": None}
+    active, left = pos.active_player, pos.player_to_left
+    out = EndOfTurnOutcome()
     trace.step(f"{active}'s Discard Phase: its 5 steps are carried out in order.", "rs.phases-of-a-turn.discard",
                "rs.phases-of-a-turn")
     _step1(pos, out, trace)
-    out["light_removed"] = light_removed(pos.get("light_unspent", {}))
-    total = sum(out["light_removed"].values())
-    trace.step("Step 2: all light created this turn and not spent is removed"
-               + (": " + ", ".join(f"{n} from {p}" for p, n in out["light_removed"].items() if n) + "."
-                  if total else " (there is none)."), light_removed)
+    total = _light(pos.light_unspent, out, trace)
     _defense(pos, out, trace)
-    barriers = pos.get("block_barriers", [])
-    out["barriers_removed"] = barriers_removed(barriers)
+    barriers = pos.block_barriers
+    out.barriers_removed = barriers_removed(barriers)
     trace.step(f"Step 4: all block barriers are removed ({len(barriers)}), whoever applied them: a barrier lasts "
                "only until the turn ends or it is used up.", barriers_removed)
-    out["next_active"] = next_active(left)
+    out.next_active = next_active(left)
     trace.step(f"Step 5: {active}'s turn ends; {left}, on {active}'s left, becomes the active player and starts at "
                "the beginning of their Ready Phase.", next_active)
-    bits = [f"{len(out['discarded'])} runespell(s) discarded" if out["discarded"] else "",
-            f"{total} unspent light removed" if total else "",
-            f"{len(out['effects_ended'])} effect(s) end" if out["effects_ended"] else "",
-            f"{len(out['effects_continue'])} continue" if out["effects_continue"] else "",
-            f"{out['barriers_removed']} barrier(s) removed" if out["barriers_removed"] else ""]
-    said = ", ".join(b for b in bits if b)
-    trace.summarize(f"{active}'s turn ends" + (f" ({said})" if said else "") + f"; {left} is the next active player")
+    trace.summarize(_summary(pos, out, total))
     return out

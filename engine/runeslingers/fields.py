@@ -1,5 +1,5 @@
-"""Schema pieces shared by the Runeslingers situations added in 0.2 (pay_cost, boons, keyword, trigger_order,
-end_of_turn): labelled fields for the generated board forms, card types and keywords.
+"""Typed fields shared by the Runeslingers situations added in 0.2 (pay_cost, boons, keyword, trigger_order,
+end_of_turn): players, card types and keywords, labelled for the generated board forms.
 
 Every field carries a ``title`` and, where it helps, a ``description`` and a ``default`` (an optional boolean
 defaults to false, an optional list or object to empty, as CONTRACT.md says), so the board's form generator
@@ -12,43 +12,69 @@ write them in any case and with extra spaces: :func:`keyword_key` normalizes the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator
 
 from engine.errors import UnreadableInputError
-from engine.runeslingers.common import AILMENT_COUNTS, AILMENT_TYPES
-from engine.schema import BOOL, Schema, arr, enum, text
+from engine.model import Field, refuse
+from engine.runeslingers.common import AILMENT_TYPES, Ailment
 
-CARD_TYPES = ("runespell", "trinket", "chant", "boon")
+CardType = Literal["runespell", "trinket", "chant", "boon"]
+CARD_TYPE_HINT = "Runespell (spirit, utility or attack card), or a defense card: trinket, chant or boon."
 KEYWORD_PATTERN = r"^\s*[A-Za-z][A-Za-z-]*(\s+[0-9]{1,2})?\s*$"
 _NUMBERED = re.compile(r"^([a-z][a-z-]*)(?:\s+([0-9]{1,2}))?$")
 
-
-def doc(schema: Schema, title: str, description: str | None = None, **extra: Any) -> Schema:
-    """Return *schema* with a form label (``title``), an optional ``description`` and extra keys (``default``)."""
-    out: Schema = {**schema, "title": title}
-    if description:
-        out["description"] = description
-    out.update(extra)
-    return out
+Name = Annotated[str, Field(max_length=200)]
+Player = Annotated[str, Field(max_length=80)]
+Keyword = Annotated[str, Field(max_length=30, pattern=KEYWORD_PATTERN, title="Keyword",
+                               description="As printed, lower case; numbered keywords carry their number: fate, "
+                                           "choice, distract, charge, use, quick, shout, pierce, token 2, ail 2.")]
 
 
-def flag(title: str, description: str) -> Schema:
+def _distinct(values: list[str]) -> list[str]:
+    """Refuse a keyword bar naming one keyword twice (in any case or spacing: each is printed once)."""
+    if first_repeat(keywords_of(values)) is not None:
+        raise refuse("a card is printed with different keywords; one is listed twice")
+    return values
+
+
+PrintedKeywords = Annotated[list[Keyword], AfterValidator(_distinct)]
+
+
+def player(title: str = "Player", description: str = "The player's name, e.g. Emily.") -> Any:
+    """Return the ``Field`` of a required player's name."""
+    return Field(title=title, description=description)
+
+
+def flag(title: str, description: str) -> Any:
     """Return an optional yes/no field that defaults to false."""
-    return doc(BOOL, title, description, default=False)
+    return Field(False, title=title, description=description)
 
 
-PLAYER: Schema = doc(text(80), "Player", "The player's name, e.g. Emily.")
-CARD_TYPE: Schema = doc(enum(*CARD_TYPES), "Card type",
-                        "Runespell (spirit, utility or attack card), or a defense card: trinket, chant or boon.")
-KEYWORD: Schema = doc({"type": "string", "maxLength": 30, "pattern": KEYWORD_PATTERN}, "Keyword",
-                      "As printed, lower case; numbered keywords carry their number: fate, choice, distract, charge, "
-                      "use, quick, shout, pierce, token 2, ail 2.")
-KEYWORDS: Schema = doc({**arr(KEYWORD, max_items=3), "uniqueItems": True}, "Keywords (printed)",
-                       "The keywords on the card's keyword bar, left to right (at most 3).", default=[])
-ADDED_KEYWORDS: Schema = doc(arr(KEYWORD, max_items=10), "Keywords added by effects",
-                             "Keywords effects have given the card, in the order they were added.", default=[])
-AILMENTS: Schema = doc(AILMENT_COUNTS, "Ailments", "Instances of each ailment type, e.g. {\"burn\": 5}.", default={})
+def card_type() -> Any:
+    """Return the ``Field`` of a card's type (runespell or a defense card)."""
+    return Field(title="Card type", description=CARD_TYPE_HINT)
+
+
+def printed_keywords() -> Any:
+    """Return the ``Field`` of a card's printed keywords (at most 3, each once)."""
+    return Field([], max_length=3, title="Keywords (printed)",
+                 description="The keywords on the card's keyword bar, left to right (at most 3).",
+                 json_schema_extra={"uniqueItems": True})
+
+
+def added_keywords() -> Any:
+    """Return the ``Field`` of the keywords effects gave a card."""
+    return Field([], max_length=10, title="Keywords added by effects",
+                 description="Keywords effects have given the card, in the order they were added.")
+
+
+def ailments(title: str = "Ailments", description: str = "Instances of each ailment type, e.g. {\"burn\": 5}.",
+             **extra: Any) -> Any:
+    """Return the ``Field`` of an ``{ailment: instances}`` map that defaults to empty."""
+    return Field(default_factory=dict, title=title, description=description, **extra)
 
 
 def keyword_key(raw: str) -> str:
@@ -65,22 +91,28 @@ def keyword_parts(keyword: str) -> tuple[str, int | None]:
     return m.group(1), int(m.group(2)) if m.group(2) is not None else None
 
 
-def keywords_of(card: Mapping[str, Any]) -> list[str]:
-    """Return the card's printed keywords, normalized, left to right."""
-    return [keyword_key(k) for k in card.get("keywords", [])]
+def keywords_of(printed: Iterable[str]) -> list[str]:
+    """Return a card's printed keywords, normalized, left to right."""
+    return [keyword_key(k) for k in printed]
 
 
-def unique_ids(items: Sequence[Mapping[str, Any]], key: str, path: str) -> None:
-    """Raise :class:`UnreadableInputError` when two entries of *items* share the same *key*."""
+def first_repeat(values: Sequence[str]) -> int | None:
+    """Return the index of the first value already seen earlier in *values*, or None when all differ."""
     seen: set[str] = set()
-    for i, item in enumerate(items):
-        value = item[key]
+    for i, value in enumerate(values):
         if value in seen:
-            raise UnreadableInputError(f"two entries share the {key} {value!r}; give each its own {key}",
-                                       path=f"{path}[{i}].{key}")
+            return i
         seen.add(value)
+    return None
 
 
-def ailment_list(counts: Mapping[str, int]) -> dict[str, int]:
+def unique_ids(values: Sequence[str], key: str, path: str) -> None:
+    """Refuse (in a model validator) two entries of the list at *path* sharing the same *key*."""
+    i = first_repeat(values)
+    if i is not None:
+        raise refuse(f"two entries share the {key} {values[i]!r}; give each its own {key}", f"{path}[{i}].{key}")
+
+
+def ailment_list(counts: Mapping[Ailment, int]) -> dict[str, int]:
     """Return the ailments with at least 1 instance, in the book's order."""
     return {t: int(counts[t]) for t in AILMENT_TYPES if counts.get(t, 0) > 0}

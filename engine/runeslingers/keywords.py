@@ -22,61 +22,119 @@ Choices where the book is silent (documented here and in the steps):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runeslingers.common import AILMENT_TYPES, GAME, describe
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runeslingers.common import AILMENT_TYPES, GAME, AilmentCounts, describe
 from engine.runeslingers.fields import (
-    ADDED_KEYWORDS,
-    AILMENTS,
-    CARD_TYPE,
-    KEYWORDS,
-    PLAYER,
+    CardType,
+    Keyword,
+    Player,
+    PrintedKeywords,
+    added_keywords,
     ailment_list,
-    doc,
     flag,
     keyword_key,
     keyword_parts,
     keywords_of,
+    player,
+    printed_keywords,
 )
-from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj, text
 
-BULLET: Schema = obj(["valid_target"],
-                     text=doc(text(), "Bullet effect", "The bullet's text."),
-                     valid_target=doc(BOOL, "Has a valid target",
-                                      "A valid target is in play for this bullet's effect."))
-CARD: Schema = doc(obj(["name", "keywords"],
-                       name=doc(text(), "Card name"), type=CARD_TYPE,
-                       keywords=KEYWORDS, added_keywords=ADDED_KEYWORDS),
-                   "Card", "The card and its keywords.")
-SCHEMA: dict[str, Any] = {
-    **obj(["player", "card", "action"], extra=True,
-          player=PLAYER, card=CARD,
-          action=doc(enum("play", "use", "charge", "leave_field"), "What happens",
-                     "The card is played, used (turned sideways), charged, or leaves the field.", default="play"),
-          bullets=doc(arr(BULLET, max_items=8), "Bullet effects", "For play (Fate or Choice): the card's bullet "
-                      "effects, in order.", default=[]),
-          target_enemy=doc(text(80), "Target enemy Runeslinger", "For Fate: the enemy chosen to pick the bullet."),
-          chosen_bullet=doc(nullable(integer(1, 8)), "Chosen bullet",
-                            "For Fate or Choice: the bullet picked (1 = first); null while not chosen.", default=None),
-          place_on=doc(enum("concentration", "utility_slot"), "Placed on",
-                       "For play: where the card is put (a Distract card only on a concentration)."),
-          ail_paid=doc(AILMENTS, "Ailments applied for Ail X",
-                       "For play (Ail X): the ailments the player applies to their own Runeslinger as the cost."),
-          played_this_turn=flag("Played this turn", "For use: the card was played this turn."),
-          used=flag("Already used", "For use: the card is already turned sideways."),
-          tokens=doc(integer(0, 99), "Tokens on the card", "For charge: the tokens on it now.", default=0),
-          charged_this_turn=flag("Already charged this turn", "For charge: it was charged earlier this turn."),
-          own_play_phase=doc(BOOL, "In the player's own Play Phase", "For charge: it is the player's own Play "
-                             "Phase."),
-          concentration_owner=doc(text(80), "Owner of the concentration under it",
-                                  "For leave_field (Distract): whose card the concentration is (the player's when "
-                                  "not stated).")),
-    "allOf": [{"if": {"properties": {"action": {"const": "charge"}}, "required": ["action"]},
-               "then": {"required": ["own_play_phase"]}}],
-}
+
+class Bullet(Model):
+    """One bullet effect of a Fate or Choice card."""
+
+    text: str | None = maybe("The bullet's text.", title="Bullet effect", max_length=200)
+    valid_target: bool = Field(title="Has a valid target",
+                               description="A valid target is in play for this bullet's effect.")
+
+
+class KeywordCard(Model):
+    """The card and its keywords."""
+
+    model_config = ConfigDict(title="Card")
+
+    name: str = Field(max_length=200, title="Card name")
+    type: CardType | None = maybe("Runespell (spirit, utility or attack card), or a defense card: trinket, chant "
+                                  "or boon.", title="Card type")
+    keywords: PrintedKeywords = printed_keywords()
+    added_keywords: list[Keyword] = added_keywords()
+
+    @model_validator(mode="after")
+    def _numbered(self) -> KeywordCard:
+        for path, group in (("keywords", self.keywords), ("added_keywords", self.added_keywords)):
+            for i, k in enumerate(keywords_of(group)):
+                base, n = keyword_parts(k)
+                if base in ("token", "ail") and n is None:
+                    raise refuse(f"{k!r} needs its number, e.g. '{base} 2'", f"{path}[{i}]")
+        return self
+
+    @property
+    def order(self) -> list[str]:
+        """Return the keywords in resolution order (normalized)."""
+        return keyword_order(keywords_of(self.keywords), [keyword_key(k) for k in self.added_keywords])
+
+
+class KeywordPosition(OpenPosition):
+    """A card with keywords played, used, charged, or leaving the field."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["keyword"]
+    player: Player = player()
+    card: KeywordCard
+    action: Literal["play", "use", "charge", "leave_field"] = Field(
+        title="What happens", description="The card is played, used (turned sideways), charged, or leaves the field.",
+        json_schema_extra={"default": "play"})
+    bullets: list[Bullet] = Field([], max_length=8, title="Bullet effects",
+                                  description="For play (Fate or Choice): the card's bullet effects, in order.")
+    target_enemy: str | None = maybe("For Fate: the enemy chosen to pick the bullet.",
+                                     title="Target enemy Runeslinger", max_length=80)
+    chosen_bullet: int | None = Field(None, ge=1, le=8, title="Chosen bullet",
+                                      description="For Fate or Choice: the bullet picked (1 = first); null while "
+                                                  "not chosen.")
+    place_on: Literal["concentration", "utility_slot"] | None = maybe(
+        "For play: where the card is put (a Distract card only on a concentration).", title="Placed on")
+    ail_paid: AilmentCounts | None = maybe("For play (Ail X): the ailments the player applies to their own "
+                                           "Runeslinger as the cost.", title="Ailments applied for Ail X")
+    played_this_turn: bool = flag("Played this turn", "For use: the card was played this turn.")
+    used: bool = flag("Already used", "For use: the card is already turned sideways.")
+    tokens: int = Field(0, ge=0, le=99, title="Tokens on the card", description="For charge: the tokens on it now.")
+    charged_this_turn: bool = flag("Already charged this turn", "For charge: it was charged earlier this turn.")
+    own_play_phase: bool | None = maybe("For charge: it is the player's own Play Phase.",
+                                        title="In the player's own Play Phase")
+    concentration_owner: str | None = maybe("For leave_field (Distract): whose card the concentration is (the "
+                                            "player's when not stated).",
+                                            title="Owner of the concentration under it", max_length=80)
+
+    @model_validator(mode="after")
+    def _complete(self) -> KeywordPosition:
+        if self.action == "charge" and self.own_play_phase is None:
+            raise refuse("missing field 'own_play_phase'", "own_play_phase")
+        deciding = next((k for k in self.card.order if k in ("fate", "choice")), None)
+        if self.action == "play" and deciding and not self.bullets:
+            raise refuse(f"a card with {deciding.title()} has bullet effects; list them in 'bullets'", "bullets")
+        return self
+
+
+class KeywordOutcome(Outcome):
+    """The keywords in order, the bullet picked and by whom, the tokens, the Ail X cost and what else happens."""
+
+    keyword_order: list[str]
+    chooser: str | None = None
+    selectable: list[int] = Field(default_factory=list)
+    chosen: int | None = None
+    tokens: int | None = None
+    concentration_discarded: bool = False
+    concentration_to: str | None = None
+    ailments_applied: dict[str, int] = Field(default_factory=dict)
+    turned: bool = False
+
+
 KNOWN = ("fate", "choice", "distract", "charge", "use", "quick", "shout", "pierce", "token", "ail")
 MEANING = {
     "shout": ("the card may also be played as an answer to an answerable action created for its player",
@@ -116,9 +174,9 @@ def bullet_chooser(deciding: str, player: str, target_enemy: str | None) -> str 
 
 
 @rule("rs.resolving-effects.choice-and-fate", "rs.term.fate", "rs.term.choice", "rs.resolving-effects")
-def selectable_bullets(bullets: Sequence[Mapping[str, Any]]) -> list[int]:
+def selectable_bullets(bullets: Sequence[Bullet]) -> list[int]:
     """Return the bullet numbers (1-based) that may be picked: those whose effect has a valid target."""
-    return [i + 1 for i, b in enumerate(bullets) if b["valid_target"]]
+    return [i + 1 for i, b in enumerate(bullets) if b.valid_target]
 
 
 @rule("rs.term.token")
@@ -176,38 +234,21 @@ def distract_discards(order: Sequence[str]) -> bool:
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _normalized(card: Mapping[str, Any]) -> tuple[list[str], list[str]]:
-    printed = keywords_of(card)
-    if len(set(printed)) != len(printed):
-        raise UnreadableInputError("a card is printed with different keywords; one is listed twice",
-                                   path="card.keywords")
-    added = [keyword_key(k) for k in card.get("added_keywords", [])]
-    for path, group in (("card.keywords", printed), ("card.added_keywords", added)):
-        for i, k in enumerate(group):
-            base, n = keyword_parts(k)
-            if base in ("token", "ail") and n is None:
-                raise UnreadableInputError(f"{k!r} needs its number, e.g. '{base} 2'", path=f"{path}[{i}]")
-    return printed, added
-
-
-def _bullets(pos: Mapping[str, Any], deciding: str, out: dict[str, Any], trace: Trace) -> None:
+def _bullets(pos: KeywordPosition, deciding: str, out: KeywordOutcome, trace: Trace) -> None:
     """Fate or Choice: who picks, which bullets may be picked, and the pick."""
-    bullets = pos.get("bullets", [])
-    if not bullets:
-        raise UnreadableInputError(f"a card with {deciding.title()} has bullet effects; list them in 'bullets'",
-                                   path="bullets")
-    player, enemy = pos["player"], pos.get("target_enemy")
+    bullets = pos.bullets
+    player, enemy = pos.player, pos.target_enemy
     if deciding == "fate" and enemy is None:
         trace.decide(player, "the target enemy Runeslinger who picks the bullet (Fate)", bullet_chooser,
                      field="target_enemy")
     chooser = bullet_chooser(deciding, player, enemy)
-    out["chooser"] = chooser
+    out.chooser = chooser
     who = chooser or "the target enemy Runeslinger"
     trace.step(f"{deciding.title()}: {who} picks one bullet effect, and only that one is used"
                + (f" ({player} chose {enemy} as the target enemy)." if deciding == "fate" and enemy else "."),
                bullet_chooser)
     selectable = selectable_bullets(bullets)
-    out["selectable"] = selectable
+    out.selectable = selectable
     blocked = [i + 1 for i in range(len(bullets)) if i + 1 not in selectable]
     if not selectable:
         trace.violate(f"no bullet of the card has a valid target, so with {deciding.title()} it cannot be played",
@@ -216,39 +257,39 @@ def _bullets(pos: Mapping[str, Any], deciding: str, out: dict[str, Any], trace: 
     trace.step(f"Bullets that may be picked: {', '.join(map(str, selectable))}"
                + (f"; bullet {', '.join(map(str, blocked))} has no valid target and may not be." if blocked else
                   " (each has a valid target, even if it could do little)."), selectable_bullets)
-    chosen = pos.get("chosen_bullet")
+    chosen = pos.chosen_bullet
     if chosen is None:
-        trace.decide(who, f"one bullet of {pos['card']['name']} to use", selectable_bullets,
+        trace.decide(who, f"one bullet of {pos.card.name} to use", selectable_bullets,
                      field="chosen_bullet", options=selectable)
     elif chosen not in selectable:
         reason = "there is no such bullet" if chosen > len(bullets) else "its effect has no valid target"
         trace.violate(f"bullet {chosen} cannot be picked: {reason}", selectable_bullets)
     else:
-        out["chosen"] = chosen
-        text_ = bullets[chosen - 1].get("text")
+        out.chosen = chosen
+        text_ = bullets[chosen - 1].text
         trace.step(f"{who} picks bullet {chosen}" + (f" ({text_})" if text_ else "") + "; only it is used.",
                    selectable_bullets)
 
 
-def _ail(pos: Mapping[str, Any], x: int, out: dict[str, Any], trace: Trace) -> None:
-    if "ail_paid" not in pos:
-        trace.step(f"Ail {x}: the position does not say which ailment type {pos['player']} applies to pay it.",
+def _ail(pos: KeywordPosition, x: int, out: KeywordOutcome, trace: Trace) -> None:
+    if pos.ail_paid is None:
+        trace.step(f"Ail {x}: the position does not say which ailment type {pos.player} applies to pay it.",
                    ail_problem)
-        trace.decide(pos["player"], f"which ailment type to apply {x} times to their own Runeslinger (Ail {x})",
+        trace.decide(pos.player, f"which ailment type to apply {x} times to their own Runeslinger (Ail {x})",
                      ail_problem, field="ail_paid", options=[{t: x} for t in AILMENT_TYPES])
         return
-    paid = ailment_list(pos["ail_paid"])
+    paid = ailment_list(pos.ail_paid)
     problem = ail_problem(x, paid)
     if problem:
         trace.violate(problem, ail_problem)
         return
-    out["ailments_applied"] = paid
-    trace.step(f"Ail {x}: as a cost of playing the card, {pos['player']} applies {describe(paid)} to their own "
+    out.ailments_applied = paid
+    trace.step(f"Ail {x}: as a cost of playing the card, {pos.player} applies {describe(paid)} to their own "
                "Runeslinger (paid in card play step 1).", ail_problem)
 
 
-def _play(pos: Mapping[str, Any], order: Sequence[str], out: dict[str, Any], trace: Trace) -> str:
-    name = pos["card"]["name"]
+def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace) -> str:
+    name = pos.card.name
     deciding = next((k for k in order if k in ("fate", "choice")), None)
     for k in order:
         base, n = keyword_parts(k)
@@ -259,7 +300,7 @@ def _play(pos: Mapping[str, Any], order: Sequence[str], out: dict[str, Any], tra
         elif base in ("fate", "choice") and base == deciding:
             _bullets(pos, base, out, trace)
         elif base == "distract":
-            if pos.get("place_on") == "utility_slot":
+            if pos.place_on == "utility_slot":
                 trace.violate("a card with Distract may only be placed on a concentration, not on a utility slot",
                               distract_discards)
             else:
@@ -270,76 +311,74 @@ def _play(pos: Mapping[str, Any], order: Sequence[str], out: dict[str, Any], tra
             trace.step(f"{base.title()}: nothing to resolve on play; {meaning}.", cite)
         elif base not in KNOWN:
             trace.step(f"{k!r} is not a keyword of this book: the card's own text says what it does.", "rs.keywords")
-    out["tokens"] = tokens_on_entry(order)
-    if deciding and out["chosen"] is None and not trace.violations:
-        who = out["chooser"] or "the target enemy Runeslinger (to be chosen)"
-        return f"{who} picks which bullet of {name} is used: {' or '.join(map(str, out['selectable']))}"
-    if "ail" in (keyword_parts(k)[0] for k in order) and "ail_paid" not in pos and not trace.violations:
-        return f"{pos['player']} chooses which ailment type to apply to pay {name}'s Ail cost"
-    bits = [f"bullet {out['chosen']} is used" if out["chosen"] else "",
-            f"it enters play with {out['tokens']} token(s)" if out["tokens"] else "",
-            f"{pos['player']} applies {describe(out['ailments_applied'])} as its cost"
-            if out["ailments_applied"] else ""]
+    out.tokens = tokens_on_entry(order)
+    if deciding and out.chosen is None and not trace.violations:
+        who = out.chooser or "the target enemy Runeslinger (to be chosen)"
+        return f"{who} picks which bullet of {name} is used: {' or '.join(map(str, out.selectable))}"
+    if "ail" in (keyword_parts(k)[0] for k in order) and pos.ail_paid is None and not trace.violations:
+        return f"{pos.player} chooses which ailment type to apply to pay {name}'s Ail cost"
+    bits = [f"bullet {out.chosen} is used" if out.chosen else "",
+            f"it enters play with {out.tokens} token(s)" if out.tokens else "",
+            f"{pos.player} applies {describe(out.ailments_applied)} as its cost"
+            if out.ailments_applied else ""]
     said = "; ".join(b for b in bits if b)
     return f"{name}'s keywords resolve in order ({', '.join(order) or 'none'})" + (f": {said}" if said else "")
 
 
-def _use(pos: Mapping[str, Any], order: Sequence[str], out: dict[str, Any], trace: Trace) -> str:
-    name = pos["card"]["name"]
-    for problem in use_problems(order, bool(pos.get("played_this_turn")), bool(pos.get("used"))):
+def _use(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace) -> str:
+    name = pos.card.name
+    for problem in use_problems(order, pos.played_this_turn, pos.used):
         trace.violate(problem, use_problems)
-    if pos.get("played_this_turn") and "quick" in order:
+    if pos.played_this_turn and "quick" in order:
         trace.step(f"Quick: {name} may be used on the turn it was played.", "rs.term.quick")
     if trace.violations:
         return f"{name} cannot be used now"
-    out["turned"] = True
+    out.turned = True
     trace.step(f"{name} is turned sideways (used) to use its effect; it is readied in its controller's Ready Phase.",
                use_problems, "rs.phases-of-a-turn.ready")
-    return f"{pos['player']} may use {name}: turn it sideways"
+    return f"{pos.player} may use {name}: turn it sideways"
 
 
-def _charge(pos: Mapping[str, Any], order: Sequence[str], out: dict[str, Any], trace: Trace,
+def _charge(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace,
             corpus: Corpus) -> str:
-    name, tokens = pos["card"]["name"], int(pos.get("tokens", 0))
-    for problem in charge_problems(order, bool(pos["own_play_phase"]), bool(pos.get("charged_this_turn")), corpus):
+    name, tokens = pos.card.name, pos.tokens
+    for problem in charge_problems(order, bool(pos.own_play_phase), pos.charged_this_turn, corpus):
         trace.violate(problem, charge_problems)
     if trace.violations:
-        out["tokens"] = tokens
+        out.tokens = tokens
         return f"{name} cannot be charged now"
-    out["tokens"] = tokens_after_charge(tokens, corpus)
-    trace.step(f"Charge: 1 more basic token on {name} ({tokens} → {out['tokens']}); tokens from charging have no "
+    out.tokens = tokens_after_charge(tokens, corpus)
+    trace.step(f"Charge: 1 more basic token on {name} ({tokens} → {out.tokens}); tokens from charging have no "
                "special effect.", tokens_after_charge)
-    return f"{pos['player']} charges {name}: it now has {out['tokens']} token(s)"
+    return f"{pos.player} charges {name}: it now has {out.tokens} token(s)"
 
 
-def _leave(pos: Mapping[str, Any], order: Sequence[str], out: dict[str, Any], trace: Trace) -> str:
-    name = pos["card"]["name"]
+def _leave(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace) -> str:
+    name = pos.card.name
     if not distract_discards(order):
         trace.step(f"{name} has no Distract: the concentration under it stays where it is.", "rs.keywords",
                    "rs.term.distract")
         return f"{name} leaves the field; the concentration under it stays"
-    owner = pos.get("concentration_owner") or pos["player"]
-    out.update(concentration_discarded=True, concentration_to=owner)
+    owner = pos.concentration_owner or pos.player
+    out.concentration_discarded, out.concentration_to = True, owner
     trace.step(f"Distract: {name} has left the field, so the concentration it was on is discarded into its "
                f"owner's discard pile ({owner}'s).", distract_discards)
     return f"{name} leaves the field: the concentration under it goes to {owner}'s discard pile"
 
 
-@situation(GAME, "keyword", SCHEMA, labels=LABELS)
-def resolve_keyword(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+@situation(GAME, "keyword", KeywordPosition, labels=LABELS)
+def resolve_keyword(pos: KeywordPosition, trace: Trace, corpus: Corpus) -> KeywordOutcome:
     """Resolve a card's keywords on play, use, charge or leaving the field, in keyword order."""
-    printed, added = _normalized(pos["card"])
-    order = keyword_order(printed, added)
-    out: dict[str, Any] = {"keyword_order": order, "chooser": None, "selectable": [], "chosen": None,
-                           "tokens": None, "concentration_discarded": False, "concentration_to": None,
-                           "ailments_applied": {}, "turned": False}
-    action = pos["action"]
+    added = pos.card.added_keywords
+    order = pos.card.order
+    out = KeywordOutcome(keyword_order=order)
+    action = pos.action
     if order:
-        trace.step(f"{pos['card']['name']}'s keywords resolve in this order: {', '.join(order)}"
+        trace.step(f"{pos.card.name}'s keywords resolve in this order: {', '.join(order)}"
                    + (" (the printed ones left to right, then the added ones in the order they were added)."
                       if added else " (left to right)."), keyword_order)
     else:
-        trace.step(f"{pos['card']['name']} has no keyword.", "rs.keywords")
+        trace.step(f"{pos.card.name} has no keyword.", "rs.keywords")
     if action == "play":
         sentence = _play(pos, order, out, trace)
     elif action == "use":

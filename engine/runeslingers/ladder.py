@@ -9,24 +9,62 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runeslingers.common import GAME
-from engine.schema import BOOL, arr, enum, obj, text
+from engine.runeslingers.fields import first_repeat
 
-PLAY: dict[str, Any] = obj(["card", "player"], card=text(), id=text(), player=text(), effect=text(),
-                           targets=arr(text(), max_items=20), card_type=enum("runespell", "defense_card"),
-                           shout=BOOL, removes_targets=BOOL)
-SCHEMA: dict[str, Any] = obj(["plays"], extra=True, plays=arr(PLAY, min_items=1, max_items=50))
 # effects that take their target card out of play (or conceal it, which counts the same)
 REMOVING = re.compile(
     r"\b(conceal\w*|destroy\w*|discard\w*|return\w*|void\w*|(?:place|put)\w*\b[^.;]*\bunder)\b",
     re.IGNORECASE)
+
+
+class PlayedCard(Model):
+    """One rung: a card played by a player, its effect and the targets it declared."""
+
+    model_config = ConfigDict(title="Play")
+
+    card: str = Field(max_length=200)
+    id: str | None = maybe(max_length=200)
+    player: str = Field(max_length=200)
+    effect: str | None = maybe(max_length=200)
+    targets: list[Annotated[str, Field(max_length=200)]] | None = maybe(max_length=20)
+    card_type: Literal["runespell", "defense_card"] | None = maybe()
+    shout: bool | None = maybe()
+    removes_targets: bool | None = maybe()
+
+
+class LadderPosition(OpenPosition):
+    """The cards played, bottom rung first: each answer climbs a rung above the one it answers."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["ladder"]
+    plays: list[PlayedCard] = Field(min_length=1, max_length=50)
+
+    @model_validator(mode="after")
+    def _distinct_rungs(self) -> LadderPosition:
+        i = first_repeat([p.id or p.card for p in self.plays])
+        if i is not None:
+            name = self.plays[i].id or self.plays[i].card
+            raise refuse(f"two plays are both called {name!r}; give each copy its own 'id'", f"plays[{i}].id")
+        return self
+
+
+class LadderOutcome(Outcome):
+    """The order the rungs resolve in, what fizzles, what leaves play and the targets lost."""
+
+    resolution_order: list[str] = Field(default_factory=list)
+    fizzled: list[str] = Field(default_factory=list)
+    left_play: list[str] = Field(default_factory=list)
+    lost_targets: dict[str, list[str]] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -43,24 +81,12 @@ class Play:
     removes: bool
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Play:
+    def of(cls, raw: PlayedCard) -> Play:
         """Read a play; ``removes_targets`` overrides what the effect text says."""
-        effect = raw.get("effect", "")
-        removes = raw["removes_targets"] if "removes_targets" in raw else bool(REMOVING.search(effect))
-        return cls(raw.get("id") or raw["card"], raw["card"], raw["player"], effect,
-                   tuple(raw.get("targets", [])), raw.get("card_type"), raw.get("shout"), bool(removes))
-
-
-def plays_from(raw: Sequence[Mapping[str, Any]]) -> list[Play]:
-    """Read the rungs, bottom first; two rungs may not share an id (give ``id`` to tell copies apart)."""
-    plays = [Play.from_json(p) for p in raw]
-    seen: set[str] = set()
-    for i, p in enumerate(plays):
-        if p.id in seen:
-            raise UnreadableInputError(f"two plays are both called {p.id!r}; give each copy its own 'id'",
-                                       path=f"plays[{i}].id")
-        seen.add(p.id)
-    return plays
+        effect = raw.effect or ""
+        removes = raw.removes_targets if raw.removes_targets is not None else bool(REMOVING.search(effect))
+        return cls(raw.id or raw.card, raw.card, raw.player, effect, tuple(raw.targets or ()), raw.card_type,
+                   raw.shout, removes)
 
 
 @rule("rs.the-ladder", "rs.the-ladder.resolution")
@@ -103,9 +129,9 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: LadderPosition, out: LadderOutcome, trace: Trace) -> str:
     """One sentence: the order the rungs resolve in, and what fizzles."""
-    order, fizzled = out["resolution_order"], out["fizzled"]
+    order, fizzled = out.resolution_order, out.fizzled
     if len(order) == 1:
         return f"{order[0]} " + ("fizzles." if fizzled else "resolves: nobody answers it.")
     text = "The ladder resolves top down: " + ", ".join(order)
@@ -114,12 +140,8 @@ def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> st
     return text + "."
 
 
-@situation(GAME, "ladder", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_ladder(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a ladder: rungs resolve from the top down; a removed card or a removed target fizzles."""
-    plays = plays_from(pos["plays"])
-    out: dict[str, Any] = {"resolution_order": [], "fizzled": [], "left_play": [], "lost_targets": {}}
+def _climb(plays: Sequence[Play], trace: Trace) -> bool:
+    """The rungs as played: each answer must be a legal answer to the rung below; return whether all are."""
     first = plays[0]
     trace.step(f"{first.card} ({first.player}) is the bottom rung"
                + (f"; {len(plays) - 1} answer(s) climb above it." if len(plays) > 1 else
@@ -128,39 +150,55 @@ def resolve_ladder(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
         for problem in answer_problems(below, answer):
             trace.violate(problem, answer_problems)
     if trace.violations:
-        return out
+        return False
     if len(plays) > 1:
         trace.step("No answerable action remains: the ladder is complete; it resolves from the top rung "
                    "down.",
                    resolution_order)
+    return True
+
+
+def _resolve_rung(play: Play, gone: set[str], out: LadderOutcome, trace: Trace) -> None:
+    """One rung resolves: it fizzles if it or all its targets left play, else does what it can."""
+    out.resolution_order.append(play.card)
+    if has_left_play(play, gone):
+        out.fizzled.append(play.card)
+        trace.step(f"{play.card} has left play or is concealed before its rung resolves: it has no "
+                   "effects and does nothing.", has_left_play)
+        return
+    live = live_targets(play, gone)
+    if play.targets and not live:
+        out.fizzled.append(play.card)
+        trace.step(f"{play.card}'s target ({', '.join(play.targets)}) has left the field or is "
+                   "concealed: the effect fizzles.", live_targets)
+        return
+    lost = [t for t in play.targets if t not in live]
+    if lost:
+        out.lost_targets[play.card] = lost
+        trace.step(f"{play.card} resolves on {', '.join(live)} only ({', '.join(lost)} left the field); "
+                   "an effect does as much as it can.", live_targets, "rs.resolving-effects")
+    else:
+        what = f" ({play.effect})" if play.effect else ""
+        on = f" on {', '.join(live)}" if live else ""
+        trace.step(f"{play.card} resolves{what}{on}.", resolution_order, "rs.card-play-steps.7")
+    if play.removes and live:
+        gone.update(live)
+        out.left_play.extend(t for t in live if t not in out.left_play)
+        hidden = re.search(r"conceal|under", play.effect, re.IGNORECASE) is not None
+        trace.step(f"{', '.join(live)} {'is' if len(live) == 1 else 'are'} now out of play"
+                   + (" (a concealed card counts as out of play)." if hidden else "."),
+                   *(["rs.term.concealed"] if hidden else []), "rs.the-ladder.resolution")
+
+
+@situation(GAME, "ladder", LadderPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_ladder(pos: LadderPosition, trace: Trace, corpus: Corpus) -> LadderOutcome:
+    """Resolve a ladder: rungs resolve from the top down; a removed card or a removed target fizzles."""
+    plays = [Play.of(p) for p in pos.plays]
+    out = LadderOutcome()
+    if not _climb(plays, trace):
+        return out
     gone: set[str] = set()
     for play in resolution_order(plays):
-        out["resolution_order"].append(play.card)
-        if has_left_play(play, gone):
-            out["fizzled"].append(play.card)
-            trace.step(f"{play.card} has left play or is concealed before its rung resolves: it has no "
-                       "effects and does nothing.", has_left_play)
-            continue
-        live = live_targets(play, gone)
-        if play.targets and not live:
-            out["fizzled"].append(play.card)
-            trace.step(f"{play.card}'s target ({', '.join(play.targets)}) has left the field or is "
-                       "concealed: the effect fizzles.", live_targets)
-            continue
-        lost = [t for t in play.targets if t not in live]
-        if lost:
-            out["lost_targets"][play.card] = lost
-            trace.step(f"{play.card} resolves on {', '.join(live)} only ({', '.join(lost)} left the field); "
-                       "an effect does as much as it can.", live_targets, "rs.resolving-effects")
-        else:
-            what = f" ({play.effect})" if play.effect else ""
-            on = f" on {', '.join(live)}" if live else ""
-            trace.step(f"{play.card} resolves{what}{on}.", resolution_order, "rs.card-play-steps.7")
-        if play.removes and live:
-            gone.update(live)
-            out["left_play"].extend(t for t in live if t not in out["left_play"])
-            hidden = re.search(r"conceal|under", play.effect, re.IGNORECASE) is not None
-            trace.step(f"{', '.join(live)} {'is' if len(live) == 1 else 'are'} now out of play"
-                       + (" (a concealed card counts as out of play)." if hidden else "."),
-                       *(["rs.term.concealed"] if hidden else []), "rs.the-ladder.resolution")
+        _resolve_rung(play, gone, out, trace)
     return out

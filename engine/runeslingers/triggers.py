@@ -16,56 +16,76 @@ Choices where the book is silent (documented here and in the steps):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.runeslingers.common import AILMENT, GAME
-from engine.runeslingers.fields import PLAYER, doc, flag, unique_ids
-from engine.schema import Schema, arr, integer, obj, text
-
-TRIGGER: Schema = obj(["id", "controller"],
-                      id=doc(text(), "Triggered effect", "A name for it, e.g. the card or stance it comes from."),
-                      controller=doc(text(80), "Controller", "The player who controls the effect."),
-                      effect=doc(text(), "Effect", "What it does (shown back, not read)."))
-APPLIED: Schema = obj(["ailment", "instances"],
-                      ailment=doc(AILMENT, "Ailment"),
-                      instances=doc(integer(1, 99), "Instances", "How many of this ailment are applied."),
-                      on_apply=flag("Has an on-apply effect", "The ailment's level I effect happens each time an "
-                                    "instance is applied (e.g. Burn I)."))
-AILMENTS_APPLIED: Schema = doc(obj(["applied"],
-                                   target=doc(text(80), "Ailed Runeslinger", "The player the ailments go on."),
-                                   effect_controller=doc(text(80), "Effect controller",
-                                                         "Who controls the effect that applies them."),
-                                   ordered_by_text=flag("Order written on the card",
-                                                        "The effect's text fixes the order of the ailments."),
-                                   applied=doc(arr(APPLIED, min_items=1, max_items=12), "Ailments applied",
-                                               "In the order chosen, or the order written on the card.")),
-                               "Ailments applied together", "Several ailments one effect applies at once.")
-SCHEMA: dict[str, Any] = obj(
-    ["active_player", "triggers"], extra=True,
-    active_player=doc(PLAYER, "Active player", "The player whose turn it is."),
-    triggers=doc(arr(TRIGGER, max_items=20), "Triggered effects",
-                 "Effects triggering from the same condition at the same moment; within one controller, the list "
-                 "order is that player's chosen order.", default=[]),
-    ailments=AILMENTS_APPLIED,
-)
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.runeslingers.common import GAME, Ailment
+from engine.runeslingers.fields import Player, flag, player, unique_ids
 
 
-@dataclass(frozen=True)
-class Trigger:
+class Trigger(Model):
     """A triggered effect: its id, its controller and what it does."""
 
-    id: str
-    controller: str
-    effect: str
+    id: str = Field(max_length=200, title="Triggered effect",
+                    description="A name for it, e.g. the card or stance it comes from.")
+    controller: str = Field(max_length=80, title="Controller", description="The player who controls the effect.")
+    effect: str | None = maybe("What it does (shown back, not read).", title="Effect", max_length=200)
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Trigger:
-        """Read a trigger."""
-        return cls(raw["id"], raw["controller"], raw.get("effect", ""))
+
+class AppliedAilment(Model):
+    """One ailment type applied, its instances, and whether applying it triggers an effect."""
+
+    model_config = ConfigDict(title="Applied")
+
+    ailment: Ailment = Field(title="Ailment")
+    instances: int = Field(ge=1, le=99, title="Instances", description="How many of this ailment are applied.")
+    on_apply: bool = flag("Has an on-apply effect", "The ailment's level I effect happens each time an "
+                          "instance is applied (e.g. Burn I).")
+
+
+class AilmentsApplied(Model):
+    """Several ailments one effect applies at once."""
+
+    model_config = ConfigDict(title="Ailments applied together")
+
+    target: str | None = maybe("The player the ailments go on.", title="Ailed Runeslinger", max_length=80)
+    effect_controller: str | None = maybe("Who controls the effect that applies them.", title="Effect controller",
+                                          max_length=80)
+    ordered_by_text: bool = flag("Order written on the card", "The effect's text fixes the order of the ailments.")
+    applied: list[AppliedAilment] = Field(min_length=1, max_length=12, title="Ailments applied",
+                                          description="In the order chosen, or the order written on the card.")
+
+
+class TriggerOrderPosition(OpenPosition):
+    """Effects triggering at the same moment, and ailments one effect applies together."""
+
+    game: Literal["runeslingers"]
+    situation: Literal["trigger_order"]
+    active_player: Player = player("Active player", "The player whose turn it is.")
+    triggers: list[Trigger] = Field(max_length=20, title="Triggered effects",
+                                    description="Effects triggering from the same condition at the same moment; "
+                                                "within one controller, the list order is that player's chosen "
+                                                "order.")
+    ailments: AilmentsApplied | None = maybe()
+
+    @model_validator(mode="after")
+    def _distinct_ids(self) -> TriggerOrderPosition:
+        unique_ids([t.id for t in self.triggers], "id", "triggers")
+        return self
+
+
+class TriggerOrderOutcome(Outcome):
+    """The order the triggers resolve in (off the ladder), who orders the ailments, and the on-apply triggers."""
+
+    order: list[str] = Field(default_factory=list)
+    uses_ladder: bool
+    ailment_order_chosen_by: str | None = None
+    instance_triggers: list[str] = Field(default_factory=list)
 
 
 LABELS: dict[str, Label] = {
@@ -104,20 +124,21 @@ def ailment_order_chooser(active: str, ordered_by_text: bool, corpus: Corpus) ->
 
 
 @rule("rs.ailments-advanced-rules.instance-effects-in-order", "rs.ailments.instances-and-levels")
-def instance_triggers(applied: Sequence[Mapping[str, Any]]) -> list[str]:
+def instance_triggers(applied: Sequence[AppliedAilment]) -> list[str]:
     """Return one ailment name per on-apply trigger, in application order: each instance triggers by itself."""
-    return [a["ailment"] for a in applied if a.get("on_apply") for _ in range(int(a["instances"]))]
+    return [a.ailment for a in applied if a.on_apply for _ in range(a.instances)]
 
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _triggers(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus: Corpus) -> str:
-    active = pos["active_player"]
-    triggers = [Trigger.from_json(t) for t in pos["triggers"]]
+def _triggers(pos: TriggerOrderPosition, out: TriggerOrderOutcome, trace: Trace, corpus: Corpus) -> str:
+    """Simultaneous triggers: the active player's first, none on the ladder."""
+    active = pos.active_player
+    triggers = pos.triggers
     if not triggers:
         return ""
     order = trigger_order(triggers, active, corpus)
-    out["order"] = [t.id for t in order]
+    out.order = [t.id for t in order]
     mine = [t.id for t in order if t.controller == active]
     theirs = [t for t in order if t.controller != active]
     if len(triggers) == 1:
@@ -134,25 +155,26 @@ def _triggers(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus:
                    "some. The active player orders simultaneous effects, so the list order is taken as that "
                    "choice.", "rs.setup-steps.simultaneous-effects")
     ladder = uses_ladder(corpus)
-    out["uses_ladder"] = ladder
+    out.uses_ladder = ladder
     trace.step("Triggered effects never go on the ladder and cannot be answered: play pauses, each one resolves, "
                "then play resumes.", uses_ladder)
     if len(order) == 1:
         return f"{order[0].id} resolves at once, off the ladder"
-    return f"The triggers resolve in this order, off the ladder: {', '.join(out['order'])}"
+    return f"The triggers resolve in this order, off the ladder: {', '.join(out.order)}"
 
 
-def _ailments(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus: Corpus) -> str:
-    raw = pos.get("ailments")
+def _ailments(pos: TriggerOrderPosition, out: TriggerOrderOutcome, trace: Trace, corpus: Corpus) -> str:
+    """Ailments applied together: who orders them, and one on-apply trigger per instance."""
+    raw = pos.ailments
     if raw is None:
         return ""
-    active = pos["active_player"]
-    chooser = ailment_order_chooser(active, bool(raw.get("ordered_by_text")), corpus)
-    out["ailment_order_chosen_by"] = chooser
-    target = raw.get("target") or "the target Runeslinger"
-    controller = raw.get("effect_controller")
-    applied = raw["applied"]
-    listing = ", ".join(f"{a['instances']} {a['ailment']}" for a in applied)
+    active = pos.active_player
+    chooser = ailment_order_chooser(active, raw.ordered_by_text, corpus)
+    out.ailment_order_chosen_by = chooser
+    target = raw.target or "the target Runeslinger"
+    controller = raw.effect_controller
+    applied = raw.applied
+    listing = ", ".join(f"{a.instances} {a.ailment}" for a in applied)
     if chooser == "text":
         trace.step(f"The effect's text orders the ailments it applies to {target}: {listing}.", ailment_order_chooser)
     elif len(applied) > 1:
@@ -164,7 +186,7 @@ def _ailments(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus:
         trace.step(f"One ailment type is applied to {target} ({listing}); were several applied, {active}, the "
                    "active player, would order them, unless the text does.", ailment_order_chooser)
     fired = instance_triggers(applied)
-    out["instance_triggers"] = fired
+    out.instance_triggers = fired
     if fired:
         kinds = list(dict.fromkeys(fired))
         trace.step(f"Each instance of {', '.join(kinds)} applied triggers its on-apply effect separately, one after "
@@ -179,12 +201,10 @@ def _ailments(pos: Mapping[str, Any], out: dict[str, Any], trace: Trace, corpus:
     return f"The ailments applied to {target} trigger no on-apply effect{order}"
 
 
-@situation(GAME, "trigger_order", SCHEMA, labels=LABELS)
-def resolve_trigger_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+@situation(GAME, "trigger_order", TriggerOrderPosition, labels=LABELS)
+def resolve_trigger_order(pos: TriggerOrderPosition, trace: Trace, corpus: Corpus) -> TriggerOrderOutcome:
     """Order simultaneous triggers (active player's first) and ailments applied together; no ladder."""
-    unique_ids(pos["triggers"], "id", "triggers")
-    out: dict[str, Any] = {"order": [], "uses_ladder": uses_ladder(corpus), "ailment_order_chosen_by": None,
-                           "instance_triggers": []}
+    out = TriggerOrderOutcome(uses_ladder=uses_ladder(corpus))
     said = [s for s in (_triggers(pos, out, trace, corpus), _ailments(pos, out, trace, corpus)) if s]
     if not said:
         trace.step("Nothing triggers, and no ailments are applied.", "rs.triggered-effects")
