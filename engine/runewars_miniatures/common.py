@@ -6,24 +6,29 @@ keyword).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field
 
 from engine.core import rule
-from engine.errors import UnreadableInputError
-from engine.schema import Schema, arr, enum, integer, text
+from engine.model import refuse
 
 GAME = "runewars-miniatures"
-NAME: Schema = text()
-RANKS: Schema = arr(integer(1, 12), 1, 12)
-KEYWORD_X: Schema = {"anyOf": [integer(0, 20), arr(integer(0, 20), max_items=10)]}
-UNIT_TYPE: Schema = enum("infantry", "cavalry", "siege")
-UPGRADE_ICON: Schema = enum("artifact", "champion", "equipment", "heavy", "heraldry", "music", "training",
-                            "unique")
-ACTION_ICON: Schema = enum("march", "shift", "reform", "melee", "ranged", "rally", "skill")
-MODIFIER_ICON: Schema = enum("turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus")
-STANCE: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
+Game = Literal["runewars-miniatures"]
+Name = Annotated[str, Field(max_length=200)]
+"""A unit's, card's or player's name as the position gives it (shown back as text)."""
+UnitType = Literal["infantry", "cavalry", "siege"]
+UpgradeIcon = Literal["artifact", "champion", "equipment", "heavy", "heraldry", "music", "training", "unique"]
+ActionIcon = Literal["march", "shift", "reform", "melee", "ranged", "rally", "skill"]
+ModifierIcon = Literal["turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus"]
+Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
+Stance = Annotated[str, Field(min_length=1, max_length=40)]
+EdgeKind = Literal["front", "side", "rear"]
+KeywordCount = Annotated[int, Field(ge=0, le=20)]
+KeywordX = KeywordCount | Annotated[list[KeywordCount], Field(max_length=10)]
+"""A keyword's X: a number, or the X of each instance when a unit has several (they add up)."""
 
 
 FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar"}
@@ -70,20 +75,9 @@ class Formation:
     ranks: tuple[int, ...]
 
     @classmethod
-    def from_json(cls, raw: Sequence[int], path: str) -> Formation:
-        """Read ``ranks``; no rank may be wider than the front rank and only the back rank may be partial."""
-        ranks = tuple(int(r) for r in raw)
-        front = ranks[0]
-        for i, r in enumerate(ranks):
-            if r > front:
-                raise UnreadableInputError(f"rank {i + 1} has {r} trays, more than the {front} of the "
-                                           f"front rank; a rank is a row across the unit's width",
-                                           path=f"{path}[{i}]")
-            if r < front and i != len(ranks) - 1:
-                raise UnreadableInputError(f"rank {i + 1} is partial ({r} of {front} trays) but is not the "
-                                           f"back rank; trays are only lost from the back rank",
-                                           path=f"{path}[{i}]")
-        return cls(ranks)
+    def of(cls, ranks: Sequence[int]) -> Formation:
+        """Return the formation of *ranks* (read and checked by :data:`Ranks`)."""
+        return cls(tuple(ranks))
 
     @property
     def front(self) -> int:
@@ -127,7 +121,19 @@ def full_ranks_behind(ranks: Sequence[int]) -> int:
     return sum(1 for r in ranks[1:] if r == ranks[0])
 
 
-def get_int(raw: Mapping[str, Any], key: str, default: int = 0) -> int:
-    """Return ``raw[key]`` as an int, *default* when absent or null."""
-    value = raw.get(key)
-    return default if value is None else int(value)
+def _formation_ok(ranks: list[int]) -> list[int]:
+    """Check a formation as it is read: no rank wider than the front rank, only the back rank partial."""
+    front = ranks[0]
+    for i, r in enumerate(ranks):
+        if r > front:
+            raise refuse(f"rank {i + 1} has {r} trays, more than the {front} of the front rank; a rank is a row "
+                         f"across the unit's width", i)
+        if r < front and i != len(ranks) - 1:
+            raise refuse(f"rank {i + 1} is partial ({r} of {front} trays) but is not the back rank; trays are "
+                         f"only lost from the back rank", i)
+    return ranks
+
+
+Ranks = Annotated[list[Annotated[int, Field(ge=1, le=12)]], Field(min_length=1, max_length=12),
+                  AfterValidator(_formation_ok)]
+"""A unit's trays per rank, front rank first."""
