@@ -28,6 +28,7 @@ from engine.runewars_miniatures.common import (
     UpgradeIcon,
     article,
     faction_name,
+    nullable,
     plural,
 )
 
@@ -38,8 +39,8 @@ class UpgradeCard(Model):
     name: Name
     icon: UpgradeIcon
     cost: int = Field(ge=0, le=200)
-    faction: Faction | None = maybe()
-    unit_type: UnitType | None = maybe()
+    faction: Faction | None = nullable()
+    unit_type: UnitType | None = nullable()
     unique: bool | None = maybe()
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
 
 from engine.core import rule
 from engine.model import refuse
@@ -26,9 +26,52 @@ ModifierIcon = Literal["turn", "wheel", "charge", "turning-charge", "defend", "e
 Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
 Stance = Annotated[str, Field(min_length=1, max_length=40)]
 EdgeKind = Literal["front", "side", "rear"]
-KeywordCount = Annotated[int, Field(ge=0, le=20)]
-KeywordX = KeywordCount | Annotated[list[KeywordCount], Field(max_length=10)]
+
+
+def _int_in(value: Any, lo: int, hi: int, at: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise refuse(f"expected integer, got {type(value).__name__} {value!r}"[:300], at)
+    if not lo <= value <= hi:
+        raise refuse(f"{value!r} is out of range ({'at least ' + str(lo) if value < lo else 'at most ' + str(hi)})",
+                     at)
+    return value
+
+
+def int_or_list(lo: int, hi: int, item_lo: int, item_hi: int, min_items: int, max_items: int) -> Any:
+    """Return the annotations of a value given as a number in [lo, hi] or a list of numbers in [item_lo, item_hi].
+
+    One validator reads both forms, so an error's path is the value's own (``attacker.brutal``,
+    ``units[0].formation[1][2]``), never a branch name.
+    """
+    def read(value: Any) -> int | list[int]:
+        if not isinstance(value, list):
+            return _int_in(value, lo, hi)
+        if len(value) > max_items:
+            raise refuse(f"too many items ({len(value)}, at most {max_items})")
+        if len(value) < min_items:
+            raise refuse(f"too few items ({len(value)}, at least {min_items})")
+        return [_int_in(v, item_lo, item_hi, i) for i, v in enumerate(value)]
+
+    items: dict[str, Any] = {"type": "array", "items": {"type": "integer", "minimum": item_lo, "maximum": item_hi},
+                             "maxItems": max_items}
+    if min_items:
+        items["minItems"] = min_items
+    schema = {"anyOf": [{"type": "integer", "minimum": lo, "maximum": hi}, items]}
+    return (PlainValidator(read), WithJsonSchema(schema))
+
+
+KeywordX = Annotated[int | list[int], *int_or_list(0, 20, 0, 20, 0, 10)]
 """A keyword's X: a number, or the X of each instance when a unit has several (they add up)."""
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def nullable(description: str | None = None, *, title: str | None = None) -> Any:
+    """Return a ``Field`` for an optional value that may also be given as ``null`` (published with its ``null``
+    branch and no default): absent and ``null`` read the same."""
+    return Field(None, description=description, title=title, json_schema_extra=_no_default)
 
 
 FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar"}

@@ -26,7 +26,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, Outcome, maybe, refuse
-from engine.runewars_miniatures.common import GAME, Game, ModifierIcon
+from engine.runewars_miniatures.common import GAME, Game, ModifierIcon, nullable
 from engine.runewars_miniatures.contact import count_sides, flush_overlap, meet
 from engine.runewars_miniatures.table import (
     EPS,
@@ -71,7 +71,7 @@ class SquaringPosition(TablePosition):
     situation: Literal["squaring_up"]
     active: Id
     cause: Literal["march", "shift", "closing_in", "reveal"]
-    modifier: ModifierIcon | None = maybe()
+    modifier: ModifierIcon | None = nullable()
     direction: Literal["forward", "backward", "left", "right"] | None = maybe()
     touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe()
     target: Id | None = maybe()

@@ -31,7 +31,7 @@ from shapely.geometry import Polygon
 from engine.core import Trace, rule
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runewars_miniatures.common import Name, UnitType, plural
+from engine.runewars_miniatures.common import Name, UnitType, int_or_list, plural
 
 EPS = 1e-6
 GRID = 1e-9  # precision grid of overlay operations (well below EPS)
@@ -49,8 +49,7 @@ Id = Annotated[str, Field(min_length=1, max_length=80)]
 """A unit's or terrain piece's id on the table."""
 Point = Annotated[list[float], Field(min_length=2, max_length=2)]
 """A table point [x, y], in tray widths (checked finite when read, with its path)."""
-Rank = (Annotated[int, Field(ge=1, le=MAX_FILES)]
-        | Annotated[list[Annotated[int, Field(ge=0, le=MAX_FILES - 1)]], Field(min_length=1, max_length=MAX_FILES)])
+Rank = Annotated[int | list[int], *int_or_list(1, MAX_FILES, 0, MAX_FILES - 1, 1, MAX_FILES)]
 """A rank: a number of trays (files 0…n−1) or a list of the files it occupies."""
 
 
