@@ -228,7 +228,7 @@ def test_spread_wounds_conserve_the_unit_and_never_cost_more(ranks: list[int], f
                                                              wounds: int) -> None:
     """Spreading the wounds (the answer "spread") keeps every wound accounted for and never removes more figures or
     trays than finishing each figure first."""
-    formation = Formation.from_json(ranks, "ranks")
+    formation = Formation.of(ranks)
     spread = spread_casualties(wounds, threshold, formation, fpt)
     packed = casualties(wounds, threshold, formation, fpt)
     assert spread.trays_removed is not None and spread.ranks_after is not None

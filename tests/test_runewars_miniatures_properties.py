@@ -27,7 +27,7 @@ def formations(draw: st.DrawFn) -> Formation:
     full = draw(st.integers(0, 3))
     partial = draw(st.integers(0, width - 1))
     ranks = [width] * (full + 1) + ([partial] if partial else [])
-    return Formation.from_json(ranks, "ranks")
+    return Formation.of(ranks)
 
 
 def attack(hits: int, strikes: int = 0, *, ranks: list[int] | None = None, defense: int = 1,
@@ -125,7 +125,7 @@ UNITS = st.lists(st.tuples(st.sampled_from(["P", "Q"]), st.one_of(st.none(), st.
 def test_activation_order_is_a_fair_alternation(raw: list[tuple[str, int | None]], first: str) -> None:
     """Every unit activates once, initiatives never go down, each player's own order is kept, and at each
     initiative the first player opens whenever he has a unit there."""
-    units = [Unit(p, f"u{i}", ini) for i, (p, ini) in enumerate(raw)]
+    units = [Unit(player=p, name=f"u{i}", initiative=ini) for i, (p, ini) in enumerate(raw)]
     second = "Q" if first == "P" else "P"
     groups = activation_order(units, first, second, CORPUS)
     flat = [u for _, group in groups for u in group]

@@ -7,33 +7,61 @@ Paragraphs: ``rwm.6.1`` (counting out initiative, alternating 1 unit at a time, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME, NAME
-from engine.schema import arr, integer, nullable, obj
-
-UNIT = obj(["player", "name", "initiative"], player=NAME, name=NAME, initiative=nullable(integer(1, 10)))
-SCHEMA: dict[str, Any] = obj(["first_player", "units"], extra=True, first_player=NAME,
-                             units=arr(UNIT, max_items=60))
+from engine.model import Field, Model, OpenPosition, Outcome, refuse
+from engine.runewars_miniatures.common import GAME, Game, Name
 
 
-@dataclass(frozen=True)
-class Unit:
-    """A unit waiting to activate: its owner, name and initiative (None when no action was chosen)."""
+class Unit(Model):
+    """A unit waiting to activate: its owner, name and initiative (null when no action was chosen)."""
 
-    player: str
+    player: Name
+    name: Name
+    initiative: int | None = Field(ge=1, le=10)
+
+
+class ActivationPosition(OpenPosition):
+    """The units of both players with the initiative of the action each chose, and who is first player."""
+
+    game: Game
+    situation: Literal["activation_order"]
+    first_player: Name
+    units: list[Unit] = Field(max_length=60)
+
+    @model_validator(mode="after")
+    def _two_players(self) -> ActivationPosition:
+        others = list(dict.fromkeys(u.player for u in self.units if u.player != self.first_player))
+        if len(others) > 1:
+            raise refuse(f"units belong to {len(others) + 1} players ({self.first_player!r}, "
+                         f"{', '.join(map(repr, others))}); the game has 2 (in team play, name the team as the "
+                         f"player)", "units")
+        return self
+
+    @property
+    def second_player(self) -> str | None:
+        """Return the second player (who does not hold the round counter)."""
+        return next((u.player for u in self.units if u.player != self.first_player), None)
+
+
+class Activation(Model):
+    """One activation: the unit, its player and the initiative it activates at."""
+
     name: str
-    initiative: int | None
+    player: str
+    initiative: int
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Unit:
-        """Read a unit of the position."""
-        return cls(raw["player"], raw["name"], raw["initiative"])
+
+class ActivationOutcome(Outcome):
+    """The units in activation order."""
+
+    order: list[str] = Field(default_factory=list)
+    activations: list[Activation] = Field(default_factory=list)
 
 
 @rule("rwm.6.2", "rwm.44.1")
@@ -68,44 +96,37 @@ def activation_order(units: Sequence[Unit], first_player: str, second_player: st
     return out
 
 
-def _players(units: Sequence[Unit], first_player: str) -> str | None:
-    """Return the second player (who does not hold the round counter); there are 2 players at most."""
-    others = list(dict.fromkeys(u.player for u in units if u.player != first_player))
-    if len(others) > 1:
-        raise UnreadableInputError(f"units belong to {len(others) + 1} players ({first_player!r}, "
-                                   f"{', '.join(map(repr, others))}); the game has 2 (in team play, name the "
-                                   f"team as the player)", path="units")
-    return others[0] if others else None
-
-
 LABELS: dict[str, Label] = {"order": "Activation order", "activations": "Activations (unit, player, initiative)"}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: ActivationPosition, out: ActivationOutcome, trace: Trace) -> str:
     """One sentence: the units in activation order with their initiatives."""
-    acts = out["activations"]
+    acts = out.activations
     if not acts:
         return "No unit activates this round."
-    return "Activation order: " + ", ".join(f"{a['name']} ({a['player']}, {a['initiative']})" for a in acts) + "."
+    return "Activation order: " + ", ".join(f"{a.name} ({a.player}, {a.initiative})" for a in acts) + "."
 
 
-@situation(GAME, "activation_order", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_activation_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Order the Activation Phase: count up from initiative 1, alternating equal initiatives."""
-    units = [Unit.from_json(u) for u in pos["units"]]
-    first = pos["first_player"]
-    second = _players(units, first)
-    trace.step(f"{first} holds the round counter and is the first player"
+def _first_player(pos: ActivationPosition, trace: Trace) -> None:
+    """Who holds the round counter."""
+    second = pos.second_player
+    trace.step(f"{pos.first_player} holds the round counter and is the first player"
                + (f"; {second} is the second player." if second else "."), "rwm.40", "rwm.71")
-    no_action = [u.name for u in units if u.initiative is None]
+
+
+def _no_action(pos: ActivationPosition, trace: Trace, corpus: Corpus) -> None:
+    """Units with no action chosen activate at initiative 10."""
+    no_action = [u.name for u in pos.units if u.initiative is None]
     if no_action:
         ten = corpus.fact("rwm.6.2", "no_action_initiative")
         trace.step(f"No action chosen on the command tool of {', '.join(no_action)}: activates at initiative "
                    f"{ten}, performing no action and gaining nothing from its modifier.", initiative_of)
-    order: list[str] = []
-    activations: list[dict[str, Any]] = []
-    for value, group in activation_order(units, first, second, corpus):
+
+
+def _count_up(pos: ActivationPosition, out: ActivationOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Count up from initiative 1; equal initiatives alternate, first player first."""
+    first = pos.first_player
+    for value, group in activation_order(pos.units, first, pos.second_player, corpus):
         names = [f"{u.name} ({u.player})" for u in group]
         players = {u.player for u in group}
         if len(players) > 1:
@@ -114,8 +135,18 @@ def resolve_activation_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpu
         else:
             trace.step(f"Initiative {value}: {', '.join(names)}.", activation_order)
         for u in group:
-            order.append(u.name)
-            activations.append({"name": u.name, "player": u.player, "initiative": value})
-    if not units:
+            out.order.append(u.name)
+            out.activations.append(Activation(name=u.name, player=u.player, initiative=value))
+    if not pos.units:
         trace.step("No unit to activate.", "rwm.6")
-    return {"order": order, "activations": activations}
+
+
+@situation(GAME, "activation_order", ActivationPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_activation_order(pos: ActivationPosition, trace: Trace, corpus: Corpus) -> ActivationOutcome:
+    """Order the Activation Phase: count up from initiative 1, alternating equal initiatives."""
+    out = ActivationOutcome()
+    _first_player(pos, trace)
+    _no_action(pos, trace, corpus)
+    _count_up(pos, out, trace, corpus)
+    return out

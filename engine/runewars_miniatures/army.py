@@ -13,67 +13,96 @@ false: the army is illegal); without it the ruling asks.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runewars_miniatures.common import GAME, NAME, UNIT_TYPE, UPGRADE_ICON, article, faction_name, plural
-from engine.schema import BOOL, FACTION, arr, integer, nullable, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.runewars_miniatures.common import (
+    GAME,
+    Faction,
+    Game,
+    Name,
+    UnitType,
+    UpgradeIcon,
+    article,
+    faction_name,
+    nullable,
+    plural,
+)
 
-UPGRADE = obj(["name", "icon", "cost"], name=NAME, icon=UPGRADE_ICON, cost=integer(0, 200),
-              faction=nullable(FACTION), unit_type=nullable(UNIT_TYPE), unique=BOOL)
-CONFIGURATION = obj(["trays", "cost"], trays=integer(1, 30), cost=integer(0, 999),
-                    upgrade_icons=arr(UPGRADE_ICON, max_items=20))
-UNIT = obj(["name", "configuration"], name=NAME, faction=FACTION, type=UNIT_TYPE, unique=BOOL,
-           configuration=CONFIGURATION, upgrades=arr(UPGRADE, max_items=20), army_rules=text(1000),
-           army_rules_met=BOOL)
-SCHEMA: dict[str, Any] = obj(["units"], extra=True, points_limit=integer(0, 5000), faction=FACTION,
-                             units=arr(UNIT, max_items=60))
 
-
-@dataclass(frozen=True)
-class UpgradeCard:
+class UpgradeCard(Model):
     """An upgrade card equipped to a unit."""
 
-    name: str
-    icon: str
-    cost: int
-    faction: str | None
-    unit_type: str | None
-    unique: bool
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> UpgradeCard:
-        """Read an upgrade card."""
-        return cls(raw["name"], raw["icon"], int(raw["cost"]), raw.get("faction"), raw.get("unit_type"),
-                   bool(raw.get("unique", False)))
+    name: Name
+    icon: UpgradeIcon
+    cost: int = Field(ge=0, le=200)
+    faction: Faction | None = nullable()
+    unit_type: UnitType | None = nullable()
+    unique: bool | None = maybe()
 
 
-@dataclass(frozen=True)
-class ArmyUnit:
+class Configuration(Model):
+    """The row of the unit's costing table it is bought in: trays, cost and the upgrade icons it shows."""
+
+    trays: int = Field(ge=1, le=30)
+    cost: int = Field(ge=0, le=999)
+    upgrade_icons: list[UpgradeIcon] | None = maybe(max_length=20)
+
+
+class ArmyUnit(Model):
     """A unit in an army list: its card and the configuration it is bought in."""
 
-    name: str
-    faction: str | None
-    type: str | None
-    unique: bool
-    trays: int
-    cost: int
-    icons: tuple[str, ...]
-    upgrades: tuple[UpgradeCard, ...]
-    army_rules: str | None
-    army_rules_met: bool | None = None
+    name: Name
+    faction: Faction | None = maybe()
+    type: UnitType | None = maybe()
+    unique: bool | None = maybe()
+    configuration: Configuration
+    upgrades: list[UpgradeCard] | None = maybe(max_length=20)
+    army_rules: str | None = maybe(max_length=1000)
+    army_rules_met: bool | None = maybe()
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> ArmyUnit:
-        """Read a unit."""
-        conf = raw["configuration"]
-        return cls(raw["name"], raw.get("faction"), raw.get("type"), bool(raw.get("unique", False)),
-                   int(conf["trays"]), int(conf["cost"]), tuple(conf.get("upgrade_icons") or []),
-                   tuple(UpgradeCard.from_json(u) for u in raw.get("upgrades") or []), raw.get("army_rules"),
-                   raw.get("army_rules_met"))
+    @property
+    def trays(self) -> int:
+        """Return the trays of the configuration bought."""
+        return self.configuration.trays
+
+    @property
+    def cost(self) -> int:
+        """Return the configuration's cost."""
+        return self.configuration.cost
+
+    @property
+    def icons(self) -> list[str]:
+        """Return the upgrade icons the configuration shows."""
+        return list(self.configuration.upgrade_icons or [])
+
+    @property
+    def cards(self) -> list[UpgradeCard]:
+        """Return the upgrade cards equipped."""
+        return list(self.upgrades or [])
+
+
+class ArmyPosition(OpenPosition):
+    """An army list: its units, their configurations and upgrades, and the points limit agreed."""
+
+    game: Game
+    situation: Literal["army"]
+    points_limit: int | None = maybe(ge=0, le=5000)
+    faction: Faction | None = maybe()
+    units: list[ArmyUnit] = Field(max_length=60)
+
+
+class ArmyOutcome(Outcome):
+    """The army's points against the limit and its unique units against those allowed."""
+
+    points: int
+    points_limit: int
+    unique_units: int
+    unique_unit_limit: int
+    violations: list[str] = Field(default_factory=list)
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -81,7 +110,7 @@ class ArmyUnit:
 @rule("rwm.army-building.points", "rwm.army-building.units", "rwm.army-building.upgrades")
 def army_points(units: Sequence[ArmyUnit]) -> int:
     """Return the army's points: each unit's configuration cost plus the cost of every upgrade card."""
-    return sum(u.cost + sum(c.cost for c in u.upgrades) for u in units)
+    return sum(u.cost + sum(c.cost for c in u.cards) for u in units)
 
 
 @rule("rwm.army-building.points", "rwm.setup.1")
@@ -114,7 +143,7 @@ def overfilled_icons(unit: ArmyUnit, corpus: Corpus) -> dict[str, tuple[int, int
     1 card per matching icon in the Available Upgrades entry."""
     per_icon = int(corpus.fact("rwm.army-building.upgrade-slots", "upgrade_cards_per_available_icon"))
     slots = Counter(unit.icons)
-    cards = Counter(c.icon for c in unit.upgrades)
+    cards = Counter(c.icon for c in unit.cards)
     return {icon: (n, slots[icon] * per_icon) for icon, n in cards.items() if n > slots[icon] * per_icon}
 
 
@@ -130,8 +159,8 @@ def repeated_unique_names(units: Sequence[ArmyUnit], corpus: Corpus) -> list[str
     most = int(corpus.fact("rwm.86.1", "max_cards_per_unique_name"))
     cards: list[tuple[str, bool]] = []
     for u in units:
-        cards.append((u.name, u.unique))
-        cards.extend((c.name, c.unique) for c in u.upgrades)
+        cards.append((u.name, bool(u.unique)))
+        cards.extend((c.name, bool(c.unique)) for c in u.cards)
     counts = Counter(name.casefold() for name, _ in cards)
     unique = {name.casefold() for name, is_unique in cards if is_unique}
     seen: dict[str, str] = {}
@@ -148,7 +177,7 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
         trace.violate(f"{unit.name} is a {faction_name(unit.faction)} unit in a {faction_name(faction)} army; "
                       "every unit of an army "
                       f"belongs to the same faction", same_faction)
-    for card in unit.upgrades:
+    for card in unit.cards:
         if not upgrade_faction_ok(card, faction):
             trace.violate(f"{card.name} shows the {faction_name(card.faction)} faction icon and cannot be used in "
                           f"a {faction_name(faction)} army", upgrade_faction_ok)
@@ -159,8 +188,8 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
     for icon, (cards, slots) in over.items():
         trace.violate(f"{unit.name} ({plural(unit.trays, 'tray')}) equips {plural(cards, icon + ' upgrade')} "
                       f"but its configuration shows {plural(slots, icon + ' icon')}", overfilled_icons)
-    if unit.upgrades and not over:
-        icons = ", ".join(c.icon for c in unit.upgrades)
+    if unit.cards and not over:
+        icons = ", ".join(c.icon for c in unit.cards)
         trace.step(f"{unit.name} ({plural(unit.trays, 'tray')}, {unit.cost} points): its upgrades ({icons}) "
                    f"each fill a matching icon of its configuration.", overfilled_icons)
     if unit.army_rules:
@@ -185,25 +214,19 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: ArmyPosition, out: ArmyOutcome, trace: Trace) -> str:
     """One sentence: the army is legal at so many points (or waits on a card's own rule)."""
-    text = f"The army is legal: {out['points']} of {out['points_limit']} points"
+    text = f"The army is legal: {out.points} of {out.points_limit} points"
     pending = [d for d in trace.decisions if d.field.endswith("army_rules_met")]
     if pending:
-        text = (f"The army meets every army-building rule at {out['points']} of {out['points_limit']} points; "
+        text = (f"The army meets every army-building rule at {out.points} of {out.points_limit} points; "
                 f"the players still judge {plural(len(pending), 'card')}'s own army rule")
     return text + "."
 
 
-@situation(GAME, "army", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_army(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Check an army list: points, faction, upgrade icons and restrictions, unique names and units."""
-    units = [ArmyUnit.from_json(u) for u in pos["units"]]
-    limit = pos.get("points_limit")
-    if limit is None:
-        limit = int(corpus.fact("rwm.army-building.points", "army_points_limit"))
-    faction = pos.get("faction") or next((u.faction for u in units if u.faction), None)
+def _points(pos: ArmyPosition, faction: str | None, limit: int, trace: Trace) -> int:
+    """The army's cost (configurations plus upgrade cards) against the points limit."""
+    units = pos.units
     points = army_points(units)
     trace.step(f"The army has {plural(len(units), 'unit')}"
                + (f" of the {faction_name(faction)} faction" if faction else "")
@@ -212,8 +235,12 @@ def resolve_army(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
         trace.step(f"{points} points is within the {limit}-point limit.", is_within_limit)
     else:
         trace.violate(f"the army costs {points} points, more than the {limit}-point limit", is_within_limit)
-    for i, unit in enumerate(units):
-        _check_unit(unit, faction, trace, corpus, i)
+    return points
+
+
+def _unique(pos: ArmyPosition, limit: int, trace: Trace, corpus: Corpus) -> tuple[int, int]:
+    """Unique units (1 per 100 points) and unique names (1 card each): return (unique units, allowed)."""
+    units = pos.units
     allowed = unique_unit_limit(limit, corpus)
     uniques = [u.name for u in units if u.unique]
     if len(uniques) > allowed:
@@ -225,7 +252,21 @@ def resolve_army(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[s
     for name in repeated_unique_names(units, corpus):
         trace.violate(f"the army contains more than 1 card named {name}, a unique name",
                       repeated_unique_names)
+    return len(uniques), allowed
+
+
+@situation(GAME, "army", ArmyPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_army(pos: ArmyPosition, trace: Trace, corpus: Corpus) -> ArmyOutcome:
+    """Check an army list: points, faction, upgrade icons and restrictions, unique names and units."""
+    limit = pos.points_limit
+    if limit is None:
+        limit = int(corpus.fact("rwm.army-building.points", "army_points_limit"))
+    faction = pos.faction or next((u.faction for u in pos.units if u.faction), None)
+    points = _points(pos, faction, limit, trace)
+    for i, unit in enumerate(pos.units):
+        _check_unit(unit, faction, trace, corpus, i)
+    uniques, allowed = _unique(pos, limit, trace, corpus)
     if not trace.violations:
         trace.step("Every army-building rule is met.", "rwm.army-building")
-    return {"points": points, "points_limit": limit, "unique_units": len(uniques),
-            "unique_unit_limit": allowed, "violations": []}
+    return ArmyOutcome(points=points, points_limit=limit, unique_units=uniques, unique_unit_limit=allowed)

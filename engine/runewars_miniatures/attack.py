@@ -15,25 +15,29 @@ trays keep standing as 22.2 allows) and ``attacker.morale_card`` (the card resol
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import SerializeAsAny, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runewars_miniatures.common import (
     GAME,
-    KEYWORD_X,
-    NAME,
-    RANKS,
+    EdgeKind,
     Formation,
+    Game,
+    KeywordX,
+    Name,
+    Ranks,
     full_ranks_behind,
-    get_int,
     is_partial,
     keyword_instances,
     keyword_value,
     plural,
 )
+from engine.runewars_miniatures.contact import CornerEdges
 from engine.runewars_miniatures.damage import (
     Casualties,
     casualties,
@@ -44,36 +48,147 @@ from engine.runewars_miniatures.damage import (
     wounds_from_damage,
 )
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
-from engine.runewars_miniatures.table_attack import from_table, with_table
+from engine.runewars_miniatures.table import Id, TableSizes, Terrains, Units
+from engine.runewars_miniatures.table_attack import TableProof, from_table
 from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
-from engine.schema import BOOL, Schema, arr, enum, integer, obj
 
-EDGE: Schema = enum("front", "side", "rear")
-COUNT: Schema = integer(0, 99)
-ATTACKER: Schema = obj(
-    ["ranks"], name=NAME, ranks=RANKS, contacted_edge=EDGE, contacted_edges=arr(EDGE, 1, 3),
-    touching_partial_rank=BOOL, touching_other_trays=BOOL, brutal=KEYWORD_X, precise=KEYWORD_X,
-    flanking=BOOL, flanking_die=enum("blue", "red"), flanked_by_defender=BOOL, engaged=BOOL,
-    range=integer(1, 99), line_of_sight=BOOL, in_firing_arc=BOOL, profile=enum("melee", "ranged"),
-    dice=integer(0, 30), dice_removed=integer(0, 30),
-    surge_abilities=arr(NAME, max_items=20), accuracy_assigned=arr(NAME, max_items=30),
-    wound_assignment=enum("concentrate", "spread"), morale_card=NAME,
-)
-DEFENDER: Schema = obj(
-    ["defense"], name=NAME, defense=integer(0, 20), defend_modifier=integer(0, 20),
-    defense_modifiers=arr(integer(-20, 20), max_items=20), wound_threshold=integer(1, 20), ranks=RANKS,
-    figures_per_tray=integer(1, 12), figure_upgrades=integer(0, 12), panic_tokens=COUNT,
-    engaged_with_allies=arr(NAME, max_items=20),
-)
-RESULTS: Schema = obj(None, hit=COUNT, mortal_strike=COUNT, accuracy=COUNT, morale=COUNT, surge=COUNT)
-SCHEMA: dict[str, Any] = {
-    **obj(["attack_type", "attacker", "defender", "results"], extra=True,
-          attack_type=enum("melee", "ranged"), attacker=ATTACKER, defender=DEFENDER, results=RESULTS,
-          panic_tokens_spent=COUNT),
-    "allOf": [{"if": {"properties": {"attack_type": {"const": "ranged"}}, "required": ["attack_type"]},
-               "then": {"properties": {"attacker": {"required": ["range"]}}}}],
-}
+AttackType = Literal["melee", "ranged"]
+Count = Annotated[int, Field(ge=0, le=99)]
 PROFILE_RULE = {"melee": "rwm.48.1", "ranged": "rwm.65.1"}
+
+
+class Attacker(Model):
+    """The attacking unit: its formation and contact, the facts of its target, and the choices it made."""
+
+    name: Name | None = maybe()
+    unit: Id | None = maybe(title="Unit on the table")
+    ranks: Ranks | None = maybe()
+    contacted_edge: EdgeKind | None = maybe()
+    contacted_edges: Annotated[list[EdgeKind], Field(min_length=1, max_length=3)] | None = maybe()
+    touching_partial_rank: bool | None = maybe()
+    touching_other_trays: bool | None = maybe()
+    brutal: KeywordX | None = maybe()
+    precise: KeywordX | None = maybe()
+    flanking: bool | None = maybe()
+    flanking_die: Literal["blue", "red"] | None = maybe()
+    flanked_by_defender: bool | None = maybe()
+    engaged: bool | None = maybe()
+    range: int | None = maybe(ge=1, le=99)
+    line_of_sight: bool | None = maybe()
+    in_firing_arc: bool | None = maybe()
+    profile: AttackType | None = maybe()
+    dice: int | None = maybe(ge=0, le=30)
+    dice_removed: int | None = maybe(ge=0, le=30)
+    surge_abilities: Annotated[list[Name], Field(max_length=20)] | None = maybe()
+    accuracy_assigned: Annotated[list[Name], Field(max_length=30)] | None = maybe()
+    wound_assignment: Literal["concentrate", "spread"] | None = maybe()
+    morale_card: Name | None = maybe()
+
+
+class Defender(Model):
+    """The defending unit: defense and its modifiers, wounds, formation, panic tokens and engaged allies."""
+
+    name: Name | None = maybe()
+    unit: Id | None = maybe(title="Unit on the table")
+    defense: int = Field(ge=0, le=20)
+    defend_modifier: int | None = maybe(ge=0, le=20)
+    defense_modifiers: Annotated[list[Annotated[int, Field(ge=-20, le=20)]], Field(max_length=20)] | None = maybe()
+    wound_threshold: int | None = maybe(ge=1, le=20)
+    ranks: Ranks | None = maybe()
+    figures_per_tray: int | None = maybe(ge=1, le=12)
+    figure_upgrades: int | None = maybe(ge=0, le=12)
+    panic_tokens: Count | None = maybe()
+    engaged_with_allies: Annotated[list[Name], Field(max_length=20)] | None = maybe()
+
+
+class Results(Model):
+    """The final dice results, by icon."""
+
+    hit: Count | None = maybe()
+    mortal_strike: Count | None = maybe()
+    accuracy: Count | None = maybe()
+    morale: Count | None = maybe()
+    surge: Count | None = maybe()
+
+
+class AttackPosition(OpenPosition):
+    """A melee or ranged attack, either with its facts stated or read from the table.
+
+    Stated: ``attacker.ranks`` (and ``attacker.range`` for a ranged attack) with the contact, flanking, range and
+    sight facts. On the table: ``table``, ``units`` (and ``terrain``) with ``attacker.unit`` and
+    ``defender.unit`` naming the two units; those facts are then measured.
+    """
+
+    game: Game
+    situation: Literal["attack"]
+    attack_type: AttackType
+    attacker: Attacker
+    defender: Defender
+    results: Results
+    panic_tokens_spent: Count | None = maybe()
+    table: TableSizes | None = maybe()
+    units: Units | None = maybe()
+    terrain: Terrains | None = maybe()
+    corner_edges: CornerEdges | None = maybe()
+
+    @model_validator(mode="after")
+    def _stated_or_on_the_table(self) -> AttackPosition:
+        if self.units is None:
+            if self.attacker.ranks is None:
+                raise refuse("missing field 'ranks'", "attacker.ranks")
+            if self.attack_type == "ranged" and self.attacker.range is None:
+                raise refuse("missing field 'range'", "attacker.range")
+            return self
+        ids = {u.id for u in self.units}
+        for role, uid in (("attacker", self.attacker.unit), ("defender", self.defender.unit)):
+            if uid is None:
+                raise refuse("missing field 'unit'", f"{role}.unit")
+            if uid not in ids:
+                raise refuse(f"{uid!r} names no unit of the position", f"{role}.unit")
+        if self.attacker.unit == self.defender.unit:
+            raise refuse("the attacker and the defender must be different units", "defender.unit")
+        return self
+
+
+class Rerolls(Model):
+    """Rerolls of step 4: one per full rank behind the front (and Precise), and the partial rank's dice."""
+
+    full_rank: int
+    partial_rank: int
+
+
+class AlliedTest(Model):
+    """A morale test an allied unit engaged with the target suffers after a shot into the melee."""
+
+    unit: str
+    severity: int
+
+
+def _absent(v: object) -> bool:
+    return v is None
+
+
+class AttackOutcome(Outcome):
+    """Threat, dice, rerolls, damage against defense, wounds and casualties, and the morale test."""
+
+    threat: int | None = None
+    extra_dice: int | None = None
+    rerolls: Rerolls | None = None
+    damage: int | None = None
+    defense: int | None = None
+    wounds: int | None = None
+    figures_removed: int | None = None
+    trays_removed: int | None = None
+    morale_test_severity: int | None = None
+    destroyed: bool | None = None
+    canceled: bool = False
+    dice: int | None = Field(None, exclude_if=_absent)
+    wound_tokens: int | None = Field(None, exclude_if=_absent)
+    ranks_after: list[int] | None = Field(None, exclude_if=_absent)
+    threat_by_edge: dict[str, int] | None = Field(None, exclude_if=_absent)
+    allied_morale_tests: list[AlliedTest] | None = Field(None, exclude_if=_absent)
+    morale_card: str | None = Field(None, exclude_if=_absent)
+    from_table: SerializeAsAny[TableProof] | None = Field(None, exclude_if=_absent)
 
 
 # ------------------------------------------------------------------------------------------ rules
@@ -141,10 +256,10 @@ def rank_rerolls(formation: Formation, precise: int, flanked_by_defender: bool,
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _contact(att: Mapping[str, Any], flanking: bool, trace: Trace) -> tuple[Contact | None, list[str]]:
+def _contact(att: Attacker, flanking: bool, trace: Trace) -> tuple[Contact | None, list[str]]:
     """Read the contacted edge(s); return the chosen contact (None when the attacker still has to choose)."""
-    edges = list(dict.fromkeys(att.get("contacted_edges") or []))
-    chosen = att.get("contacted_edge")
+    edges: list[str] = list(dict.fromkeys(att.contacted_edges or []))
+    chosen = att.contacted_edge
     if chosen is not None and edges and chosen not in edges:
         raise UnreadableInputError(f"contacted_edge {chosen!r} is not among contacted_edges {edges!r}",
                                    path="attacker.contacted_edge")
@@ -155,45 +270,46 @@ def _contact(att: Mapping[str, Any], flanking: bool, trace: Trace) -> tuple[Cont
     if flanking and "front" not in options:
         raise UnreadableInputError("a flanking unit touches the enemy with its front edge, but no "
                                    "contacted edge is the front edge", path="attacker.flanking")
-    touch = (bool(att.get("touching_partial_rank", False)), bool(att.get("touching_other_trays", False)))
     if chosen is None and len(options) > 1:
         return None, options
     edge = chosen or options[0]
     if len(options) > 1:
         trace.step(f"The attacker touches the defender with several edges ({', '.join(options)}); he chooses "
                    f"the {edge} edge to set his threat.", "rwm.82.1.b1")
-    return Contact(edge, *touch), options
+    return Contact(edge, bool(att.touching_partial_rank), bool(att.touching_other_trays)), options
 
 
-def _target(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> None:
+def _melee_target(pos: AttackPosition, engaged: bool, d_name: str, trace: Trace) -> None:
+    """Step 2 for a melee attack: the defender must be engaged with the attacker."""
+    if can_melee(engaged):
+        trace.step(f"Choose target: {d_name} is an enemy unit engaged with the attacker, so it may be "
+                   f"the target of a melee attack.", "rwm.10.2", can_melee)
+    else:
+        trace.violate("a melee attack needs a defender engaged with the attacker, and the attacker is "
+                      f"not engaged with {d_name}", can_melee)
+
+
+def _target(pos: AttackPosition, trace: Trace, corpus: Corpus) -> None:
     """Step 2: check that the defender is a legal target for this attack type."""
-    kind = pos["attack_type"]
-    att = pos["attacker"]
-    flanking = bool(att.get("flanking", False))
-    flanked = bool(att.get("flanked_by_defender", False))
-    engaged = att.get("engaged")
+    att = pos.attacker
+    flanking, flanked = bool(att.flanking), bool(att.flanked_by_defender)
+    engaged = att.engaged
     if engaged is None:
-        engaged = flanking or flanked or kind == "melee"
-    d_name = pos["defender"].get("name") or "the defender"
-    if kind == "melee":
-        if can_melee(bool(engaged)):
-            trace.step(f"Choose target: {d_name} is an enemy unit engaged with the attacker, so it may be "
-                       f"the target of a melee attack.", "rwm.10.2", can_melee)
-        else:
-            trace.violate("a melee attack needs a defender engaged with the attacker, and the attacker is "
-                          f"not engaged with {d_name}", can_melee)
+        engaged = flanking or flanked or pos.attack_type == "melee"
+    d_name = pos.defender.name or "the defender"
+    if pos.attack_type == "melee":
+        _melee_target(pos, engaged, d_name, trace)
         return
-    if not can_shoot_while(bool(engaged), corpus):
-        why = " (flanking or being flanked means it is engaged)" if (flanking or flanked) and not att.get(
-            "engaged") else ""
+    if not can_shoot_while(engaged, corpus):
+        why = " (flanking or being flanked means it is engaged)" if (flanking or flanked) and not att.engaged else ""
         trace.violate(f"the attacker is engaged{why}; an engaged unit cannot make a ranged attack",
                       can_shoot_while)
-    distance = int(att["range"])
+    distance = att.range or 0
     if not is_in_range(distance, corpus):
         trace.violate(f"{d_name} is at range {distance}; a ranged target must be at range "
                       f"{corpus.fact('rwm.10.2.b2', 'ranged_attack_min_range')}-"
                       f"{corpus.fact('rwm.10.2.b2', 'ranged_attack_max_range')}", is_in_range)
-    los, arc = bool(att.get("line_of_sight", True)), bool(att.get("in_firing_arc", True))
+    los, arc = att.line_of_sight is not False, att.in_firing_arc is not False
     if not can_see(los, arc):
         trace.violate(f"{d_name} is not " + ("inside the attacker's firing arc" if not arc else
                                               "in the attacker's line of sight") +
@@ -202,17 +318,11 @@ def _target(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> None:
         trace.step(f"Choose target: {d_name} is at range {distance}, in line of sight and inside the "
                    f"firing arc, and the attacker is not engaged: a legal ranged target.",
                    "rwm.10.2", is_in_range, can_see, can_shoot_while)
-        allies = list(pos["defender"].get("engaged_with_allies") or [])
+        allies = list(pos.defender.engaged_with_allies or [])
         if allies:
             trace.step(f"{d_name} is engaged with {', '.join(allies)}, allied to the attacker: shooting into "
                        "that melee is allowed, but each of those units will suffer a morale test afterwards.",
                        "rwm.65.3")
-
-
-def _empty_outcome() -> dict[str, Any]:
-    return {"threat": None, "extra_dice": None, "rerolls": None, "damage": None, "defense": None,
-            "wounds": None, "figures_removed": None, "trays_removed": None, "morale_test_severity": None,
-            "destroyed": None, "canceled": False}
 
 
 LABELS: dict[str, Label] = {
@@ -248,29 +358,29 @@ def _verb(name: str, singular: str) -> str:
     return plural_forms.get(singular, singular) if many else singular
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: AttackPosition, out: AttackOutcome, trace: Trace) -> str:
     """One sentence: what the defender loses, and the morale test, with the choices still open."""
-    d_name = pos["defender"].get("name") or "the defender"
+    d_name = pos.defender.name or "the defender"
     d_cap = d_name[:1].upper() + d_name[1:]
-    if out.get("canceled"):
+    if out.canceled:
         return "The attack is canceled: game effects removed every die, so nothing is rolled."
-    severity = out.get("morale_test_severity") or 0
+    severity = out.morale_test_severity or 0
     morale = (f"{_verb(d_name, 'tests')} morale at severity {severity}" if severity
               else f"{_verb(d_name, 'does')} not test morale")
-    allies = out.get("allied_morale_tests") or []
-    ally_names = ", ".join(a["unit"] for a in allies)
+    allies = out.allied_morale_tests or []
+    ally_names = ", ".join(a.unit for a in allies)
     ally_text = (f"; {ally_names} then {_verb(ally_names, 'tests') if len(allies) == 1 else 'test'} morale at "
-                 f"severity {allies[0]['severity']}" if allies else "")
-    if out.get("threat") is None:
-        by_edge = ", ".join(f"{e} {t}" for e, t in (out.get("threat_by_edge") or {}).items())
+                 f"severity {allies[0].severity}" if allies else "")
+    if out.threat is None:
+        by_edge = ", ".join(f"{e} {t}" for e, t in (out.threat_by_edge or {}).items())
         return (f"The damage to {d_name} waits for the attacker's choice of contacted edge (threat {by_edge}); "
                 f"{d_name} {morale}{ally_text}{_open_choices(trace)}.")
-    wounds, figures, trays = out["wounds"], out["figures_removed"], out.get("trays_removed")
-    numbers = f"{out['damage']} damage at threat {out['threat']} against defense {out['defense']}"
-    strikes = int((pos.get("results") or {}).get("mortal_strike") or 0)
+    wounds, figures, trays = out.wounds or 0, out.figures_removed, out.trays_removed
+    numbers = f"{out.damage} damage at threat {out.threat} against defense {out.defense}"
+    strikes = pos.results.mortal_strike or 0
     if strikes:
         numbers += f", plus {plural(strikes, 'mortal strike')}"
-    if out.get("destroyed"):
+    if out.destroyed:
         return (f"{d_cap} {_verb(d_name, 'suffers')} {plural(wounds, 'wound')} ({numbers}) and "
                 f"{_verb(d_name, 'is')} destroyed{ally_text}{_open_choices(trace)}.")
     lose = (plural(figures, "figure") + (f" ({plural(trays, 'tray')})" if trays else "")) if figures \
@@ -279,139 +389,134 @@ def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> st
             f"{ally_text}{_open_choices(trace)}.")
 
 
-@situation(GAME, "attack", with_table(SCHEMA), labels=LABELS)
-@from_table  # a table position: derive contact, flanking, range, sight first
-@summarized(_summary)
-def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale."""
-    kind = pos["attack_type"]
-    att, dfd = pos["attacker"], pos["defender"]
-    results = pos["results"]
-    a_name, d_name = att.get("name") or "the attacker", dfd.get("name") or "the defender"
-    formation = Formation.from_json(att["ranks"], "attacker.ranks")
-    d_form = Formation.from_json(dfd["ranks"], "defender.ranks") if dfd.get("ranks") else None
-    flanking = bool(att.get("flanking", False))
-    flanked = bool(att.get("flanked_by_defender", False))
-    out = _empty_outcome()
-    trace.step(f"{a_name} (formation {formation.describe()}) makes a {kind} attack against {d_name}; the "
-               f"11 steps of an attack resolve in order.", "rwm.10", "rwm.10.12")
-
-    # 1. profile
-    profile = att.get("profile")
+def _profile(pos: AttackPosition, trace: Trace) -> None:
+    """Step 1, Choose attack profile: one of the attacker's profiles of the attack's type."""
+    kind, profile = pos.attack_type, pos.attacker.profile
     if not is_profile_allowed(profile, kind):
         trace.violate(f"a {profile} attack profile cannot be used for a {kind} attack action",
                       is_profile_allowed)
     else:
         trace.step(f"Choose attack profile: the attacker uses one of its {kind} attack profiles.",
                    "rwm.10.1", PROFILE_RULE[kind])
-    # 2. target
-    _target(pos, trace, corpus)
-    panic_spent = get_int(pos, "panic_tokens_spent")
-    panic_have = dfd.get("panic_tokens")
-    if not can_spend_panic(panic_spent, panic_have):
-        trace.violate(f"{panic_spent} panic token(s) to spend, but {d_name} has only {panic_have}",
-                      can_spend_panic)
-    contact: Contact | None = None
-    options: list[str] = []
-    if kind == "melee":
-        contact, options = _contact(att, flanking, trace)
-    if trace.violations:
-        return out
 
-    # 3. roll dice
-    extra = flanking_dice(flanking, corpus)
-    out["extra_dice"] = extra
+
+def _panic_tokens(pos: AttackPosition, trace: Trace) -> int:
+    """The defender's panic tokens the attacker spends (not more than it has): return how many."""
+    spent = pos.panic_tokens_spent or 0
+    have = pos.defender.panic_tokens
+    if not can_spend_panic(spent, have):
+        trace.violate(f"{spent} panic token(s) to spend, but {pos.defender.name or 'the defender'} has only {have}",
+                      can_spend_panic)
+    return spent
+
+
+def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus) -> bool:
+    """Step 3, Roll dice (a flanker adds 1 die); return False when every die was removed (attack canceled)."""
+    att = pos.attacker
+    flanking = bool(att.flanking)
+    a_name, d_name = att.name or "the attacker", pos.defender.name or "the defender"
+    extra = out.extra_dice = flanking_dice(flanking, corpus)
     if flanking:
         trace.step(f"Roll dice: {a_name}'s front edge touches a side or the back edge of {d_name}, so it is "
                    f"flanking and adds {plural(extra, 'extra die', 'extra dice')} to its roll.", "rwm.10.3",
                    flanking_dice)
-        if att.get("flanking_die") is None:
+        if att.flanking_die is None:
             trace.decide("attacker", "the colour of the flanking die (blue or red)", flanking_dice,
                          options=("blue", "red"), field="attacker.flanking_die")
         else:
-            trace.step(f"The attacker adds a {att['flanking_die']} die for flanking.", flanking_dice)
+            trace.step(f"The attacker adds a {att.flanking_die} die for flanking.", flanking_dice)
     else:
         trace.step("Roll dice: the attacker rolls the dice shown on its attack profile.", "rwm.10.3")
-    if att.get("dice") is not None:
-        rolled = dice_to_roll(int(att["dice"]), extra, get_int(att, "dice_removed"))
-        out["dice"] = rolled
-        if rolled == 0:
-            trace.step("Game effects removed every die: there is nothing to roll, so the attack is canceled.",
-                       dice_to_roll)
-            out.update(canceled=True, damage=0, wounds=0, figures_removed=0, trays_removed=0,
-                       morale_test_severity=0, destroyed=False)
-            return out
+    if att.dice is None:
+        return True
+    rolled = out.dice = dice_to_roll(att.dice, extra, att.dice_removed or 0)
+    if rolled:
+        return True
+    trace.step("Game effects removed every die: there is nothing to roll, so the attack is canceled.", dice_to_roll)
+    out.canceled, out.damage, out.wounds, out.figures_removed, out.trays_removed = True, 0, 0, 0, 0
+    out.morale_test_severity, out.destroyed = 0, False
+    return False
 
-    # 4. rerolls
-    precise = keyword_value(att.get("precise"))
+
+def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Step 4, Reroll for extra ranks: full ranks behind the front (and Precise), then the partial rank."""
+    att = pos.attacker
+    a_name, d_name = att.name or "the attacker", pos.defender.name or "the defender"
+    flanked = bool(att.flanked_by_defender)
+    precise = keyword_value(att.precise)
     full, partial = rank_rerolls(formation, precise, flanked, corpus)
-    out["rerolls"] = {"full_rank": full, "partial_rank": partial}
+    out.rerolls = Rerolls(full_rank=full, partial_rank=partial)
     if flanked:
         lost = " (Precise too: it only counts extra full ranks)" if precise else ""
         trace.step(f"Reroll for extra ranks: {a_name} is flanked by {d_name}, the unit it attacks, so it "
                    f"gets no rerolls for its ranks{lost}.", "rwm.10.4", "rwm.41.1.b3",
                    *(["rwm.45.3"] if precise else []))
-    else:
-        behind = formation.full_ranks_behind_front
-        parts = [f"{plural(behind, 'full rank')} behind the front rank"]
-        if precise:
-            parts.append(f"Precise {precise} counts as "
-                         f"{plural(precise, 'more full rank', 'more full ranks')}")
-        text = (f"Reroll for extra ranks: {'; '.join(parts)}: {plural(full, 'reroll')} of any number of dice"
-                + (", then 1 die for the partial rank" if partial else "") + ".")
-        cites: list[Any] = ["rwm.10.4", "rwm.10.4.b1", full_ranks_behind]
-        if partial:
-            cites += ["rwm.10.4.b2", is_partial]
-        if precise:
-            cites.append("rwm.45.3")
-            if keyword_instances(att.get("precise")) > 1:
-                cites.append(keyword_value)
-        trace.step(text, *cites)
+        return
+    behind = formation.full_ranks_behind_front
+    parts = [f"{plural(behind, 'full rank')} behind the front rank"]
+    if precise:
+        parts.append(f"Precise {precise} counts as {plural(precise, 'more full rank', 'more full ranks')}")
+    text = (f"Reroll for extra ranks: {'; '.join(parts)}: {plural(full, 'reroll')} of any number of dice"
+            + (", then 1 die for the partial rank" if partial else "") + ".")
+    cites: list[object] = ["rwm.10.4", "rwm.10.4.b1", full_ranks_behind]
+    if partial:
+        cites += ["rwm.10.4.b2", is_partial]
+    if precise:
+        cites.append("rwm.45.3")
+        if keyword_instances(att.precise) > 1:
+            cites.append(keyword_value)
+    trace.step(text, *cites)  # type: ignore[arg-type]
 
-    hits, strikes = get_int(results, "hit"), get_int(results, "mortal_strike")
-    accuracy, morale = get_int(results, "accuracy"), get_int(results, "morale")
-    surge = get_int(results, "surge")
-    # 5. modify dice
+
+def _surges(pos: AttackPosition, trace: Trace) -> None:
+    """Step 5, Modify dice (the final results), and step 6, Spend surges."""
+    r, kind = pos.results, pos.attack_type
+    hits, strikes, accuracy, morale, surge = (r.hit or 0, r.mortal_strike or 0, r.accuracy or 0, r.morale or 0,
+                                              r.surge or 0)
     trace.step(f"Modify dice: the final results are {plural(hits, 'hit')}, "
                f"{plural(strikes, 'mortal strike')}, {accuracy} accuracy, {morale} morale and "
                f"{plural(surge, 'surge')}; every icon must be spent if possible.", "rwm.10.5", "rwm.10.13")
-    # 6. surges
-    if surge:
-        trace.step(f"Spend surges: the attacker spends its {plural(surge, 'surge')} on {kind}-icon surge "
-                   f"abilities of its unit and upgrade cards, 1 surge per surge icon.",
-                   "rwm.10.6", "rwm.80.1", "rwm.80.3")
-        paid = att.get("surge_abilities")
-        if paid is None:
-            trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')} "
-                         "(name them; an empty list pays for none)", "rwm.10.6", "rwm.80.1.b1", "rwm.10.13",
-                         field="attacker.surge_abilities")
-        else:
-            trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}.", "rwm.10.6",
-                       "rwm.80.1.b1")
-    else:
+    if not surge:
         trace.step("Spend surges: no surge was rolled.", "rwm.10.6")
-    # 7. accuracy
-    upgrades = get_int(dfd, "figure_upgrades")
+        return
+    trace.step(f"Spend surges: the attacker spends its {plural(surge, 'surge')} on {kind}-icon surge "
+               f"abilities of its unit and upgrade cards, 1 surge per surge icon.", "rwm.10.6", "rwm.80.1", "rwm.80.3")
+    paid = pos.attacker.surge_abilities
+    if paid is None:
+        trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')} "
+                     "(name them; an empty list pays for none)", "rwm.10.6", "rwm.80.1.b1", "rwm.10.13",
+                     field="attacker.surge_abilities")
+    else:
+        trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}.", "rwm.10.6",
+                   "rwm.80.1.b1")
+
+
+def _accuracy(pos: AttackPosition, trace: Trace) -> None:
+    """Step 7, Assign accuracy: to the defender's figure upgrades, if it has any."""
+    accuracy, upgrades = pos.results.accuracy or 0, pos.defender.figure_upgrades or 0
+    d_name = pos.defender.name or "the defender"
     if not accuracy:
         trace.step("Assign accuracy: no accuracy icon was rolled.", "rwm.10.7")
-    elif not upgrades:
+        return
+    if not upgrades:
         trace.step(f"Assign accuracy: {d_name} has no figure upgrade, so the {accuracy} accuracy icon(s) "
                    f"have no effect.", "rwm.10.7.b3", "rwm.2.3")
+        return
+    trace.step(f"Assign accuracy: the attacker assigns {accuracy} accuracy icon(s) to {d_name}'s figure "
+               f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
+               f"count below follows the ordinary figures of the backmost rank.", "rwm.10.7", "rwm.10.7.b1")
+    assigned = pos.attacker.accuracy_assigned
+    if assigned is None:
+        trace.decide("attacker", f"which of the {upgrades} figure upgrade(s) get the {accuracy} accuracy "
+                                 "icon(s) (name them)", "rwm.2.1", "rwm.2.2", field="attacker.accuracy_assigned")
     else:
-        trace.step(f"Assign accuracy: the attacker assigns {accuracy} accuracy icon(s) to {d_name}'s figure "
-                   f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
-                   f"count below follows the ordinary figures of the backmost rank.",
-                   "rwm.10.7", "rwm.10.7.b1")
-        assigned = att.get("accuracy_assigned")
-        if assigned is None:
-            trace.decide("attacker", f"which of the {upgrades} figure upgrade(s) get the {accuracy} accuracy "
-                                     "icon(s) (name them)",
-                         "rwm.2.1", "rwm.2.2", field="attacker.accuracy_assigned")
-        else:
-            trace.step(f"The attacker assigns the accuracy to {', '.join(assigned) or 'no figure upgrade'}.",
-                       "rwm.2.1", "rwm.2.2")
+        trace.step(f"The attacker assigns the accuracy to {', '.join(assigned) or 'no figure upgrade'}.",
+                   "rwm.2.1", "rwm.2.2")
 
-    # 8. mortal strikes
+
+def _mortal_strikes(pos: AttackPosition, trace: Trace, corpus: Corpus) -> int:
+    """Step 8, Spend mortal strikes: 1 wound each, defense does not apply; return the wounds."""
+    strikes = pos.results.mortal_strike or 0
     ms_wounds = mortal_strike_wounds(strikes, corpus)
     if strikes:
         verb = "causes" if strikes == 1 else "cause"
@@ -419,66 +524,107 @@ def resolve_attack(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
                    f"{plural(ms_wounds, 'wound')}; defense does not apply.", mortal_strike_wounds, "rwm.92.5")
     else:
         trace.step("Spend mortal strikes: no mortal strike was rolled.", "rwm.10.8")
+    return ms_wounds
 
-    # 9. hits: threat x hits, then defense
-    brutal = keyword_value(att.get("brutal"))
-    if kind == "ranged":
+
+def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, options: list[str],
+            out: AttackOutcome, trace: Trace) -> int | None:
+    """Step 9, the threat: the contacted edge's trays (melee) or the front edge's (ranged), plus Brutal.
+
+    None while the attacker still chooses which of several contacted edges sets it.
+    """
+    att = pos.attacker
+    brutal = keyword_value(att.brutal)
+    if pos.attack_type == "ranged":
         base = ranged_base_threat(formation)
         trace.step(f"Threat (ranged): the front edge is made of {plural(base, 'tray')}: threat {base}.",
                    ranged_base_threat)
     elif contact is None:
-        threats = {e: with_brutal(explain_melee(formation, Contact(e, bool(att.get("touching_partial_rank")),
-                                                                     bool(att.get("touching_other_trays"))),
-                                                 Trace()), brutal) for e in options}
+        touch = (bool(att.touching_partial_rank), bool(att.touching_other_trays))
+        threats = {e: with_brutal(explain_melee(formation, Contact(e, *touch), Trace()), brutal) for e in options}
         trace.decide("attacker", "which contacted edge sets the threat ("
                      + ", ".join(f"{e}: threat {t}" for e, t in threats.items()) + ")", "rwm.82.1.b1",
                      options=tuple(threats), field="attacker.contacted_edge")
-        trace.step(f"Spend hits: the attacker touches {d_name} with {len(options)} edges and must choose "
-                   f"which one sets his threat ({', '.join(f'{e} {t}' for e, t in threats.items())}); damage "
-                   f"waits for that choice.", "rwm.82.1.b1", "rwm.10.9")
-        out["threat_by_edge"] = threats
-        return _morale(out, pos, morale, panic_spent, None, trace, corpus)
+        trace.step(f"Spend hits: the attacker touches {pos.defender.name or 'the defender'} with {len(options)} "
+                   f"edges and must choose which one sets his threat "
+                   f"({', '.join(f'{e} {t}' for e, t in threats.items())}); damage waits for that choice.",
+                   "rwm.82.1.b1", "rwm.10.9")
+        out.threat_by_edge = threats
+        return None
     else:
         base = explain_melee(formation, contact, trace)
-    threat = with_brutal(base, brutal)
+    threat = out.threat = with_brutal(base, brutal)
     if brutal:
         trace.step(f"Brutal {brutal}: threat {base} + {brutal} = {threat} while attacking.", with_brutal,
-                   *([keyword_value] if keyword_instances(att.get("brutal")) > 1 else []))
-    out["threat"] = threat
-    damage = damage_from_hits(hits, threat)
-    out["damage"] = damage
+                   *([keyword_value] if keyword_instances(att.brutal) > 1 else []))
+    return threat
+
+
+def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Trace, corpus: Corpus) -> int:
+    """Step 9, Spend hits: hits × threat damage against the defense; return the wounds it causes."""
+    dfd = pos.defender
+    hits = pos.results.hit or 0
+    damage = out.damage = damage_from_hits(hits, threat)
     trace.step(f"Spend hits: {plural(hits, 'hit')} × threat {threat} = {damage} damage.", damage_from_hits)
-    mods = [get_int(dfd, "defend_modifier"), *[int(m) for m in dfd.get("defense_modifiers") or []]]
-    base_def = int(dfd["defense"])
-    defense = effective_defense(base_def, mods, corpus)
-    out["defense"] = defense
+    mods = [dfd.defend_modifier or 0, *(dfd.defense_modifiers or [])]
+    defense = out.defense = effective_defense(dfd.defense, mods, corpus)
     mod_text = "".join(f" {'+' if m >= 0 else '−'} {abs(m)}" for m in mods if m)
-    floor = " (below 1, so it counts as 1)" if base_def + sum(mods) < defense else ""
+    floor = " (below 1, so it counts as 1)" if dfd.defense + sum(mods) < defense else ""
     if any(mods):
-        trace.step(f"Defense: {base_def}{mod_text} = {defense}{floor}; modifiers add up.", effective_defense,
+        trace.step(f"Defense: {dfd.defense}{mod_text} = {defense}{floor}; modifiers add up.", effective_defense,
                    "rwm.24.1", *(["rwm.23", "rwm.23.1"] if mods[0] else []))
     else:
         trace.step(f"Defense: {defense}{floor}, with no modifier.", "rwm.24.1", effective_defense)
     dmg_wounds, ignored = wounds_from_damage(damage, defense)
-    wounds_text = plural(dmg_wounds, "wound")
     trace.step(f"Damage into wounds: the attacker assigns the damage to figures of the backmost rank, one "
-               f"figure at a time, each {defense} damage on a figure being 1 wound: {wounds_text}"
+               f"figure at a time, each {defense} damage on a figure being 1 wound: {plural(dmg_wounds, 'wound')}"
                + (f"; the last {ignored} damage cannot wound a figure and is ignored." if ignored else "."),
                wounds_from_damage, "rwm.22.1", "rwm.22.2", "rwm.22.3")
-    threshold = get_int(dfd, "wound_threshold", 1)
-    fpt = dfd.get("figures_per_tray")
-    assignment = att.get("wound_assignment")
+    return dmg_wounds
+
+
+@situation(GAME, "attack", AttackPosition, labels=LABELS)
+@from_table  # a table position: derive contact, flanking, range, sight first
+@summarized(_summary)
+def resolve_attack(pos: AttackPosition, trace: Trace, corpus: Corpus) -> AttackOutcome:
+    """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale."""
+    att, dfd = pos.attacker, pos.defender
+    formation = Formation.of(att.ranks or [])
+    d_form = Formation.of(dfd.ranks) if dfd.ranks else None
+    out = AttackOutcome()
+    trace.step(f"{att.name or 'the attacker'} (formation {formation.describe()}) makes a {pos.attack_type} attack "
+               f"against {dfd.name or 'the defender'}; the 11 steps of an attack resolve in order.", "rwm.10",
+               "rwm.10.12")
+    _profile(pos, trace)
+    _target(pos, trace, corpus)
+    panic_spent = _panic_tokens(pos, trace)
+    contact: Contact | None = None
+    options: list[str] = []
+    if pos.attack_type == "melee":
+        contact, options = _contact(att, bool(att.flanking), trace)
+    if trace.violations or not _roll(pos, out, trace, corpus):
+        return out
+    _rerolls(pos, formation, out, trace, corpus)
+    _surges(pos, trace)
+    _accuracy(pos, trace)
+    ms_wounds = _mortal_strikes(pos, trace, corpus)
+    threat = _threat(pos, formation, contact, options, out, trace)
+    if threat is None:
+        return _morale(out, pos, panic_spent, None, trace, corpus)
+    dmg_wounds = _damage(pos, threat, out, trace, corpus)
+    threshold = dfd.wound_threshold or 1
+    assignment = att.wound_assignment
     count = spread_casualties if assignment == "spread" else casualties
-    hurt = count(ms_wounds + dmg_wounds, threshold, d_form, None if fpt is None else int(fpt))
-    _report(out, hurt, threshold, d_name, d_form, trace, assignment)
-    return _morale(out, pos, morale, panic_spent, hurt, trace, corpus)
+    hurt = count(ms_wounds + dmg_wounds, threshold, d_form, dfd.figures_per_tray)
+    _report(out, hurt, threshold, dfd.name or "the defender", d_form, trace, assignment)
+    return _morale(out, pos, panic_spent, hurt, trace, corpus)
 
 
-def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, d_form: Formation | None,
+def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d_form: Formation | None,
             trace: Trace, assignment: str | None = None) -> None:
     """Record the wounds, figures and trays lost (steps 9 and 10)."""
-    out.update(wounds=hurt.wounds, figures_removed=hurt.figures_removed, trays_removed=hurt.trays_removed,
-               wound_tokens=hurt.wound_tokens)
+    out.wounds, out.figures_removed, out.trays_removed = hurt.wounds, hurt.figures_removed, hurt.trays_removed
+    out.wound_tokens = hurt.wound_tokens
     lost = ""
     if hurt.wounds_ignored:
         lost = f"; {hurt.wounds_ignored} more wound(s) find no figure left and are lost"
@@ -493,10 +639,15 @@ def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, 
         trace.step("Reconfigure: every tray left with no figure is removed (tray counts need "
                    "defender.ranks and figures_per_tray).", "rwm.10.10")
         return
-    out["ranks_after"] = list(hurt.ranks_after)
-    out["destroyed"] = hurt.destroyed
-    after = "-".join(str(r) for r in hurt.ranks_after) or "none"
-    trace.step(f"Reconfigure: {plural(hurt.trays_removed, 'tray')} emptied and removed; formation "
+    out.ranks_after = list(hurt.ranks_after)
+    out.destroyed = hurt.destroyed
+    _reconfigure(hurt, d_name, d_form, trace, assignment)
+
+
+def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Trace, assignment: str | None) -> None:
+    """Step 10, Reconfigure: empty trays are removed; a unit with no tray left is destroyed."""
+    after = "-".join(str(r) for r in hurt.ranks_after or ()) or "none"
+    trace.step(f"Reconfigure: {plural(hurt.trays_removed or 0, 'tray')} emptied and removed; formation "
                f"{d_form.describe()} becomes {after}.", "rwm.10.10", "rwm.92.6", "rwm.27")
     if d_form.depth == 1 and d_form.front >= 3 and hurt.figures_removed:
         trace.step("In a single rank, trays whose removal would split the unit in two cannot be assigned "
@@ -506,45 +657,45 @@ def _report(out: dict[str, Any], hurt: Casualties, threshold: int, d_name: str, 
                    f"discarded.", "rwm.27", "rwm.27.1", "rwm.27.2")
     if hurt.spreading_possible and assignment is None:
         fewer = (f" (spread out, as few as {plural(hurt.fewest_trays_removed or 0, 'tray')} would empty)"
-                 if hurt.fewest_trays_removed is not None and hurt.fewest_trays_removed < hurt.trays_removed
+                 if hurt.fewest_trays_removed is not None and hurt.fewest_trays_removed < (hurt.trays_removed or 0)
                  else "")
         trace.decide("attacker", "which figures of the backmost rank take the wounds: the counts assume he "
                      f"finishes each figure and each tray before the next{fewer}", "rwm.22.1", "rwm.22.2",
                      "rwm.54.2", options=("concentrate", "spread"), field="attacker.wound_assignment")
 
 
-def _morale(out: dict[str, Any], pos: Mapping[str, Any], morale: int, panic_spent: int,
-            hurt: Casualties | None, trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Step 11, and the morale tests of allies after shooting into a melee."""
-    d_name = pos["defender"].get("name") or "the defender"
+def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Casualties | None, trace: Trace,
+            corpus: Corpus) -> AttackOutcome:
+    """Step 11, Resolve morale, and the morale tests of allies after shooting into a melee."""
+    d_name = pos.defender.name or "the defender"
+    morale = pos.results.morale or 0
     severity = attack_severity(morale, panic_spent, corpus)
     if hurt is not None and hurt.destroyed:
-        out["morale_test_severity"] = 0
+        out.morale_test_severity = 0
         trace.step(f"Resolve morale: {d_name} was destroyed, so no morale test is resolved.",
                    "rwm.10.11", "rwm.27.1")
-    else:
-        out["morale_test_severity"] = severity
-        if severity:
-            trace.step(f"Resolve morale: {plural(morale, 'morale icon')} + "
-                       f"{plural(panic_spent, 'panic token')} spent (panic tokens before any card is "
-                       f"drawn): severity {severity}. The attacker draws {plural(severity, 'morale card')} "
-                       f"and resolves 1 showing at most {severity} morale icons.",
-                       attack_severity, "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
-            card = pos["attacker"].get("morale_card")
-            if card is None:
-                trace.decide("attacker", f"which of the {plural(severity, 'morale card')} drawn to resolve "
-                             f"(one showing at most {severity} morale icons)", "rwm.53.1", "rwm.53.3",
-                             field="attacker.morale_card")
-            else:
-                out["morale_card"] = card
-                trace.step(f"The attacker resolves the morale card {card}.", "rwm.53.1", "rwm.53.3")
+    elif severity:
+        out.morale_test_severity = severity
+        trace.step(f"Resolve morale: {plural(morale, 'morale icon')} + "
+                   f"{plural(panic_spent, 'panic token')} spent (panic tokens before any card is "
+                   f"drawn): severity {severity}. The attacker draws {plural(severity, 'morale card')} "
+                   f"and resolves 1 showing at most {severity} morale icons.",
+                   attack_severity, "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
+        card = pos.attacker.morale_card
+        if card is None:
+            trace.decide("attacker", f"which of the {plural(severity, 'morale card')} drawn to resolve "
+                         f"(one showing at most {severity} morale icons)", "rwm.53.1", "rwm.53.3",
+                         field="attacker.morale_card")
         else:
-            trace.step("Resolve morale: no morale icon and no panic token spent, so no morale test.",
-                       attack_severity)
-    allies = list(pos["defender"].get("engaged_with_allies") or []) if pos["attack_type"] == "ranged" else []
+            out.morale_card = card
+            trace.step(f"The attacker resolves the morale card {card}.", "rwm.53.1", "rwm.53.3")
+    else:
+        out.morale_test_severity = severity
+        trace.step("Resolve morale: no morale icon and no panic token spent, so no morale test.", attack_severity)
+    allies = list(pos.defender.engaged_with_allies or []) if pos.attack_type == "ranged" else []
     if allies:
         sev = shooting_into_melee_severity(corpus)
-        out["allied_morale_tests"] = [{"unit": a, "severity": sev} for a in allies]
+        out.allied_morale_tests = [AlliedTest(unit=a, severity=sev) for a in allies]
         trace.step(f"After the attack, each allied unit engaged with {d_name} suffers a severity-{sev} "
                    f"morale test: {', '.join(allies)}.", shooting_into_melee_severity)
     return out

@@ -6,24 +6,72 @@ keyword).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
 
 from engine.core import rule
-from engine.errors import UnreadableInputError
-from engine.schema import Schema, arr, enum, integer, text
+from engine.model import refuse
 
 GAME = "runewars-miniatures"
-NAME: Schema = text()
-RANKS: Schema = arr(integer(1, 12), 1, 12)
-KEYWORD_X: Schema = {"anyOf": [integer(0, 20), arr(integer(0, 20), max_items=10)]}
-UNIT_TYPE: Schema = enum("infantry", "cavalry", "siege")
-UPGRADE_ICON: Schema = enum("artifact", "champion", "equipment", "heavy", "heraldry", "music", "training",
-                            "unique")
-ACTION_ICON: Schema = enum("march", "shift", "reform", "melee", "ranged", "rally", "skill")
-MODIFIER_ICON: Schema = enum("turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus")
-STANCE: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
+Game = Literal["runewars-miniatures"]
+Name = Annotated[str, Field(max_length=200)]
+"""A unit's, card's or player's name as the position gives it (shown back as text)."""
+UnitType = Literal["infantry", "cavalry", "siege"]
+UpgradeIcon = Literal["artifact", "champion", "equipment", "heavy", "heraldry", "music", "training", "unique"]
+ActionIcon = Literal["march", "shift", "reform", "melee", "ranged", "rally", "skill"]
+ModifierIcon = Literal["turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus"]
+Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
+Stance = Annotated[str, Field(min_length=1, max_length=40)]
+EdgeKind = Literal["front", "side", "rear"]
+
+
+def _int_in(value: Any, lo: int, hi: int, at: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise refuse(f"expected integer, got {type(value).__name__} {value!r}"[:300], at)
+    if not lo <= value <= hi:
+        raise refuse(f"{value!r} is out of range ({'at least ' + str(lo) if value < lo else 'at most ' + str(hi)})",
+                     at)
+    return value
+
+
+def int_or_list(lo: int, hi: int, item_lo: int, item_hi: int, min_items: int, max_items: int) -> Any:
+    """Return the annotations of a value given as a number in [lo, hi] or a list of numbers in [item_lo, item_hi].
+
+    One validator reads both forms, so an error's path is the value's own (``attacker.brutal``,
+    ``units[0].formation[1][2]``), never a branch name.
+    """
+    def read(value: Any) -> int | list[int]:
+        if not isinstance(value, list):
+            return _int_in(value, lo, hi)
+        if len(value) > max_items:
+            raise refuse(f"too many items ({len(value)}, at most {max_items})")
+        if len(value) < min_items:
+            raise refuse(f"too few items ({len(value)}, at least {min_items})")
+        return [_int_in(v, item_lo, item_hi, i) for i, v in enumerate(value)]
+
+    items: dict[str, Any] = {"type": "array", "items": {"type": "integer", "minimum": item_lo, "maximum": item_hi},
+                             "maxItems": max_items}
+    if min_items:
+        items["minItems"] = min_items
+    schema = {"anyOf": [{"type": "integer", "minimum": lo, "maximum": hi}, items]}
+    return (PlainValidator(read), WithJsonSchema(schema))
+
+
+KeywordX = Annotated[int | list[int], *int_or_list(0, 20, 0, 20, 0, 10)]
+"""A keyword's X: a number, or the X of each instance when a unit has several (they add up)."""
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def nullable(description: str | None = None, *, title: str | None = None) -> Any:
+    """Return a ``Field`` for an optional value that may also be given as ``null`` (published with its ``null``
+    branch and no default): absent and ``null`` read the same."""
+    return Field(None, description=description, title=title, json_schema_extra=_no_default)
 
 
 FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar"}
@@ -70,20 +118,9 @@ class Formation:
     ranks: tuple[int, ...]
 
     @classmethod
-    def from_json(cls, raw: Sequence[int], path: str) -> Formation:
-        """Read ``ranks``; no rank may be wider than the front rank and only the back rank may be partial."""
-        ranks = tuple(int(r) for r in raw)
-        front = ranks[0]
-        for i, r in enumerate(ranks):
-            if r > front:
-                raise UnreadableInputError(f"rank {i + 1} has {r} trays, more than the {front} of the "
-                                           f"front rank; a rank is a row across the unit's width",
-                                           path=f"{path}[{i}]")
-            if r < front and i != len(ranks) - 1:
-                raise UnreadableInputError(f"rank {i + 1} is partial ({r} of {front} trays) but is not the "
-                                           f"back rank; trays are only lost from the back rank",
-                                           path=f"{path}[{i}]")
-        return cls(ranks)
+    def of(cls, ranks: Sequence[int]) -> Formation:
+        """Return the formation of *ranks* (read and checked by :data:`Ranks`)."""
+        return cls(tuple(ranks))
 
     @property
     def front(self) -> int:
@@ -127,7 +164,19 @@ def full_ranks_behind(ranks: Sequence[int]) -> int:
     return sum(1 for r in ranks[1:] if r == ranks[0])
 
 
-def get_int(raw: Mapping[str, Any], key: str, default: int = 0) -> int:
-    """Return ``raw[key]`` as an int, *default* when absent or null."""
-    value = raw.get(key)
-    return default if value is None else int(value)
+def _formation_ok(ranks: list[int]) -> list[int]:
+    """Check a formation as it is read: no rank wider than the front rank, only the back rank partial."""
+    front = ranks[0]
+    for i, r in enumerate(ranks):
+        if r > front:
+            raise refuse(f"rank {i + 1} has {r} trays, more than the {front} of the front rank; a rank is a row "
+                         f"across the unit's width", i)
+        if r < front and i != len(ranks) - 1:
+            raise refuse(f"rank {i + 1} is partial ({r} of {front} trays) but is not the back rank; trays are "
+                         f"only lost from the back rank", i)
+    return ranks
+
+
+Ranks = Annotated[list[Annotated[int, Field(ge=1, le=12)]], Field(min_length=1, max_length=12),
+                  AfterValidator(_formation_ok)]
+"""A unit's trays per rank, front rank first."""

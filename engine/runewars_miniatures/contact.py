@@ -14,25 +14,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import model_validator
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME
+from engine.model import Field, Model, Outcome, maybe, refuse
+from engine.runewars_miniatures.common import GAME, EdgeKind, Game
 from engine.runewars_miniatures.table import (
     EDGE_KINDS,
     EPS,
     Corner,
     Edge,
+    Overlaps,
     Table,
+    TablePosition,
     Unit,
     Vec,
     add,
     boxes_near,
     check_overlaps,
     dot,
-    enum_edge,
     is_touching,
     mul,
     norm,
@@ -40,14 +44,52 @@ from engine.runewars_miniatures.table import (
     read_table,
     seg_distance,
     sub,
-    table_schema,
 )
 
-SCHEMA: dict[str, Any] = table_schema(
-    [], corner_edges={"type": "object", "maxProperties": 40,
-                      "additionalProperties": {"type": "object", "maxProperties": 40,
-                                               "additionalProperties": enum_edge()}},
-)
+CornerEdges = Annotated[dict[str, Annotated[dict[str, EdgeKind], Field(max_length=40)]], Field(max_length=40)]
+"""Answers to corner contacts the ruler count leaves tied: {unit id: {enemy id: edge}}."""
+
+
+class ContactPosition(TablePosition):
+    """Units on the table, and the edges their controllers chose where a corner contact is a tie."""
+
+    game: Game
+    situation: Literal["contact"]
+    corner_edges: CornerEdges | None = maybe()
+
+    @model_validator(mode="after")
+    def _known_ids(self) -> ContactPosition:
+        if len(self.units) < 2:
+            raise refuse("contact needs at least 2 units", "units")
+        ids = {u.id for u in self.units}
+        for a_id, inner in (self.corner_edges or {}).items():
+            if a_id not in ids:
+                raise refuse(f"{a_id!r} names no unit of the position", f"corner_edges.{a_id}")
+            for b_id in inner:
+                if b_id not in ids:
+                    raise refuse(f"{b_id!r} names no unit of the position", f"corner_edges.{a_id}.{b_id}")
+        return self
+
+
+class ContactRecord(Model):
+    """Where two engaged units touch, and the edge kinds each touches with."""
+
+    units: list[str]
+    points: list[list[float]]
+    edges: dict[str, list[str] | None]
+
+
+class ContactOutcome(Outcome):
+    """Who is engaged with whom, contacted edges, corner contacts and flanking, in position order."""
+
+    engaged: list[list[str]]
+    allied_touching: list[list[str]]
+    unengaged: list[str]
+    contacted_edges: dict[str, dict[str, list[str] | None]]
+    corner_only: list[list[str]]
+    flanking: list[list[str]]
+    contacts: list[ContactRecord]
+    overlaps: list[list[str]] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -180,11 +222,11 @@ class ContactResult:
     contacted_edges: dict[str, dict[str, list[str] | None]]
     corner_only: list[list[str]]
     flanking: list[list[str]]
-    contacts: list[dict[str, Any]]
+    contacts: list[ContactRecord]
     pending: list[tuple[str, str, str, tuple[str, str]]]  # (a, b, b's player, options)
 
 
-def _corner_answer(answers: Mapping[str, Any], a: str, b: str, options: tuple[str, str]) -> str | None:
+def _corner_answer(answers: Mapping[str, Mapping[str, str]], a: str, b: str, options: tuple[str, str]) -> str | None:
     value = (answers.get(a) or {}).get(b)
     if value is None:
         return None
@@ -194,14 +236,14 @@ def _corner_answer(answers: Mapping[str, Any], a: str, b: str, options: tuple[st
     return str(value)
 
 
-def analyse(table: Table, answers: Mapping[str, Any], trace: Trace | None = None) -> ContactResult:
+def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace | None = None) -> ContactResult:
     """Work out engagement, contacted edges, corner contacts and flanking for every touching pair."""
     engaged: list[tuple[str, str]] = []
     allied: list[tuple[str, str]] = []
     edges: dict[str, dict[str, list[str] | None]] = {}
     corner_only: list[tuple[str, str]] = []
     flanking: list[tuple[str, str]] = []
-    contacts: list[dict[str, Any]] = []
+    contacts: list[ContactRecord] = []
     pending: list[tuple[str, str, str, tuple[str, str]]] = []
     for i, a in enumerate(table.units):
         for b in table.units[i + 1:]:
@@ -244,8 +286,8 @@ def analyse(table: Table, answers: Mapping[str, Any], trace: Trace | None = None
                     flanking.append((a.id, b.id))
                 if is_flanking(kb, ka):
                     flanking.append((b.id, a.id))
-            contacts.append({"units": [a.id, b.id], "points": [pt(p) for p in dict.fromkeys(pc.points)],
-                             "edges": {a.id: kinds[a.id], b.id: kinds[b.id]}})
+            contacts.append(ContactRecord(units=[a.id, b.id], points=[pt(p) for p in dict.fromkeys(pc.points)],
+                                          edges={a.id: kinds[a.id], b.id: kinds[b.id]}))
     in_pairs = {x for p in engaged for x in p}
     return ContactResult(
         engaged=table.sorted_pairs(engaged), allied_touching=table.sorted_pairs(allied),
@@ -262,58 +304,58 @@ def _edges_text(kinds: list[str] | None) -> str:
     return " and ".join(f"its {k} edge" for k in kinds)
 
 
-@situation(GAME, "contact", SCHEMA)
-def resolve_contact(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def _pair_steps(table: Table, res: ContactResult, a_id: str, b_id: str, trace: Trace) -> None:
+    """One engaged pair: engagement, each unit's contacted edge (corner rule), and who flanks whom."""
+    a, b = table.unit(a_id), table.unit(b_id)
+    trace.step(f"{a.label} and {b.label} are enemies whose trays touch: they are engaged.", "rwm.34", "rwm.34.1")
+    ea, eb = res.contacted_edges[a_id][b_id], res.contacted_edges[b_id][a_id]
+    for me, other, kinds in ((a, b, ea), (b, a, eb)):
+        if [me.id, other.id] in res.corner_only:
+            if kinds is None and not any(p[0] == me.id and p[1] == other.id for p in res.pending):
+                trace.step(f"{me.label} touches {other.label} only corner to corner; the book does not say "
+                           "which edge is contacted then.", "rwm.34.3", "rwm.34.3.b1")
+            else:
+                trace.step(f"{me.label} touches {other.label} only with a tray corner lying on "
+                           f"{other.label}'s edge: its contacted edge is the edge {other.label} would square "
+                           f"up to (ruler count of 77.2): {_edges_text(kinds)}.", "rwm.34.3.b1",
+                           "rwm.41.1.b1", "rwm.77.2")
+        else:
+            trace.step(f"{me.label}'s contacted edge with {other.label}: {_edges_text(kinds)}.", "rwm.34.3",
+                       "rwm.87.2.b1")
+    _flank_steps(a, b, ea, eb, res, trace)
+
+
+def _flank_steps(a: Unit, b: Unit, ea: list[str] | None, eb: list[str] | None, res: ContactResult,
+                 trace: Trace) -> None:
+    """Who of an engaged pair flanks the other (a front edge on a side or back edge)."""
+    for x, y in ((a, b), (b, a)):
+        if [x.id, y.id] in res.flanking:
+            trace.step(f"{x.label}'s front edge touches the "
+                       f"{' and '.join(res.contacted_edges[y.id][x.id] or ['undecided'])} edge of "
+                       f"{y.label}: {x.label} is flanking {y.label}.", "rwm.41.1")
+    if any(p in res.flanking for p in ([a.id, b.id], [b.id, a.id])):
+        return
+    fronts = [k for k in (ea, eb) if k and "front" in k]
+    if not fronts:
+        trace.step(f"Neither {a.label}'s nor {b.label}'s front edge is a contacted edge: neither is "
+                   "flanking the other.", "rwm.41.2", "rwm.41.1")
+    elif ea and eb and "front" in ea and "front" in eb:
+        trace.step(f"{a.label} and {b.label} touch front edge to front edge: neither is flanking.", "rwm.41.1")
+    else:
+        trace.step(f"No front edge touches a side or back edge between {a.label} and {b.label}: no "
+                   "flanking.", "rwm.41.1")
+
+
+@situation(GAME, "contact", ContactPosition)
+def resolve_contact(pos: ContactPosition, trace: Trace, corpus: Corpus) -> ContactOutcome | Overlaps:
     """Say which units on the table are engaged, which edges are contacted and who is flanking whom."""
-    table = read_table(pos)
-    if len(table.units) < 2:
-        raise UnreadableInputError("contact needs at least 2 units", path="units")
-    answers = pos.get("corner_edges") or {}
-    for a_id, inner in answers.items():
-        if not table.has_unit(a_id):
-            raise UnreadableInputError(f"{a_id!r} names no unit of the position", path=f"corner_edges.{a_id}")
-        for b_id in inner:
-            if not table.has_unit(b_id):
-                raise UnreadableInputError(f"{b_id!r} names no unit of the position",
-                                           path=f"corner_edges.{a_id}.{b_id}")
+    table = read_table(pos.table, pos.units, pos.terrain)
     bad = check_overlaps(table, trace)
     if bad:
-        return {"overlaps": bad}
-    res = analyse(table, answers, trace)
+        return Overlaps(overlaps=bad)
+    res = analyse(table, pos.corner_edges or {}, trace)
     for a_id, b_id in res.engaged:
-        a, b = table.unit(a_id), table.unit(b_id)
-        trace.step(f"{a.label} and {b.label} are enemies whose trays touch: they are engaged.", "rwm.34",
-                   "rwm.34.1")
-        ea, eb = res.contacted_edges[a_id][b_id], res.contacted_edges[b_id][a_id]
-        for me, other, kinds in ((a, b, ea), (b, a, eb)):
-            if [me.id, other.id] in res.corner_only:
-                if kinds is None and not any(p[0] == me.id and p[1] == other.id for p in res.pending):
-                    trace.step(f"{me.label} touches {other.label} only corner to corner; the book does not say "
-                               "which edge is contacted then.", "rwm.34.3", "rwm.34.3.b1")
-                else:
-                    trace.step(f"{me.label} touches {other.label} only with a tray corner lying on "
-                               f"{other.label}'s edge: its contacted edge is the edge {other.label} would square "
-                               f"up to (ruler count of 77.2): {_edges_text(kinds)}.", "rwm.34.3.b1",
-                               "rwm.41.1.b1", "rwm.77.2")
-            else:
-                trace.step(f"{me.label}'s contacted edge with {other.label}: {_edges_text(kinds)}.", "rwm.34.3",
-                           "rwm.87.2.b1")
-        for x, y in ((a, b), (b, a)):
-            if [x.id, y.id] in res.flanking:
-                trace.step(f"{x.label}'s front edge touches the "
-                           f"{' and '.join(res.contacted_edges[y.id][x.id] or ['undecided'])} edge of "
-                           f"{y.label}: {x.label} is flanking {y.label}.", "rwm.41.1")
-        if not any(p in res.flanking for p in ([a_id, b_id], [b_id, a_id])):
-            fronts = [k for k in (ea, eb) if k and "front" in k]
-            if not fronts:
-                trace.step(f"Neither {a.label}'s nor {b.label}'s front edge is a contacted edge: neither is "
-                           "flanking the other.", "rwm.41.2", "rwm.41.1")
-            elif ea and eb and "front" in ea and "front" in eb:
-                trace.step(f"{a.label} and {b.label} touch front edge to front edge: neither is flanking.",
-                           "rwm.41.1")
-            else:
-                trace.step(f"No front edge touches a side or back edge between {a.label} and {b.label}: no "
-                           "flanking.", "rwm.41.1")
+        _pair_steps(table, res, a_id, b_id, trace)
     for a_id, b_id, player, options in res.pending:
         trace.decide(player, f"which edge of {table.label(a_id)} is contacted by the corner touching "
                              f"{table.label(b_id)} (the ruler count of 77.2 is a tie)", "rwm.34.3.b1", "rwm.77.2",
@@ -323,9 +365,9 @@ def resolve_contact(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dic
     if not res.engaged:
         trace.step("No two enemy units touch: nobody is engaged.", "rwm.34")
     trace.summarize(_summary(table, res))
-    return {"engaged": res.engaged, "allied_touching": res.allied_touching, "unengaged": res.unengaged,
-            "contacted_edges": res.contacted_edges, "corner_only": res.corner_only, "flanking": res.flanking,
-            "contacts": res.contacts, "overlaps": []}
+    return ContactOutcome(engaged=res.engaged, allied_touching=res.allied_touching, unengaged=res.unengaged,
+                          contacted_edges=res.contacted_edges, corner_only=res.corner_only, flanking=res.flanking,
+                          contacts=res.contacts)
 
 
 def _summary(table: Table, res: ContactResult) -> str:

@@ -12,48 +12,73 @@ resolved and stops there. When ``drawn`` is not given the ruling says how many c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME, plural
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars_miniatures.common import GAME, Game, Name, plural
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
-from engine.schema import Schema, arr, enum, integer, obj, text
 
-CARD_TYPE: Schema = enum("doubt", "fear", "confusion")
-UNIT: Schema = {
-    **obj(["name"],
-          name={**text(), "title": "Unit tested"},
-          player={**text(80), "title": "Its player"},
-          panic_tokens={**integer(0, 20), "title": "Panic tokens on the unit", "default": 0},
-          steadfast={**arr({**CARD_TYPE, "title": "Morale card type"}, max_items=3), "title": "Steadfast against",
-                     "description": "Morale card types the unit is Steadfast against."}),
-    "title": "Unit",
-}
-DRAWN: Schema = {
-    **obj(["morale_icons"],
-          name={**text(), "title": "Card"},
-          type={**CARD_TYPE, "title": "Type"},
-          morale_icons={**integer(0, 10), "title": "Morale icons printed"}),
-    "title": "Morale card drawn",
-}
-SCHEMA: dict[str, Any] = obj(
-    ["cause", "unit"], extra=True,
-    cause={**enum("attack", "ranged_into_melee", "effect"), "title": "Cause",
-           "description": "attack: step 11 of an attack; ranged_into_melee: an ally of the shooter was engaged "
-                          "with the target (severity 1); effect: another effect naming a severity.",
-           "default": "attack"},
-    morale_icons={**integer(0, 30), "title": "Morale icons spent (attack)", "default": 0},
-    severity={**integer(0, 30), "title": "Severity named by the effect (effect)"},
-    unit=UNIT,
-    opponent={**text(80), "title": "Opponent (draws the cards)"},
-    panic_tokens_spent={**integer(None, 20), "title": "Panic tokens spent",
-                        "description": "Panic tokens the opponent spends from the unit before drawing."},
-    drawn={**arr(DRAWN, max_items=30), "title": "Morale cards drawn, in order"},
-    chosen={**integer(None, 30), "title": "Card resolved (index in drawn)"},
-)
+CardType = Literal["doubt", "fear", "confusion"]
+
+
+class Unit(Model):
+    """The unit that suffers the morale test."""
+
+    name: Name = Field(title="Unit tested")
+    player: str | None = maybe(title="Its player", max_length=80)
+    panic_tokens: int = Field(0, ge=0, le=20, title="Panic tokens on the unit")
+    steadfast: list[CardType] | None = maybe("Morale card types the unit is Steadfast against.",
+                                              title="Steadfast against", max_length=3)
+
+
+class MoraleCardDrawn(Model):
+    """A morale card the opponent drew."""
+
+    name: Name | None = maybe(title="Card")
+    type: CardType | None = maybe(title="Type")
+    morale_icons: int = Field(ge=0, le=10, title="Morale icons printed")
+
+
+class MoraleTestPosition(OpenPosition):
+    """A morale test: what caused it, the unit tested, panic tokens spent and the cards drawn."""
+
+    game: Game
+    situation: Literal["morale_test"]
+    cause: Literal["attack", "ranged_into_melee", "effect"] = Field(
+        "attack", title="Cause", description="attack: step 11 of an attack; ranged_into_melee: an ally of the "
+        "shooter was engaged with the target (severity 1); effect: another effect naming a severity.")
+    morale_icons: int = Field(0, ge=0, le=30, title="Morale icons spent (attack)")
+    severity: int | None = maybe(title="Severity named by the effect (effect)", ge=0, le=30)
+    unit: Unit
+    opponent: str | None = maybe(title="Opponent (draws the cards)", max_length=80)
+    panic_tokens_spent: int | None = maybe("Panic tokens the opponent spends from the unit before drawing.",
+                                           title="Panic tokens spent", le=20)
+    drawn: list[MoraleCardDrawn] | None = maybe(title="Morale cards drawn, in order", max_length=30)
+    chosen: int | None = maybe(title="Card resolved (index in drawn)", le=30)
+
+    @model_validator(mode="after")
+    def _effect_names_severity(self) -> MoraleTestPosition:
+        if self.cause == "effect" and self.severity is None:
+            raise refuse("missing field 'severity' (required when cause is 'effect')", "severity")
+        return self
+
+
+class MoraleTestOutcome(Outcome):
+    """The test's severity, the cards to draw, the cards that can be resolved and the one resolved."""
+
+    severity: int | None = None
+    cards_drawn: int | None = None
+    drawn_by: str | None = None
+    panic_tokens_left: int
+    resolvable: list[int] | None = None
+    resolved: int | None = None
+    discarded: int = 0
+
 
 LABELS: dict[str, Label] = {
     "severity": "Severity", "cards_drawn": "Morale cards to draw", "drawn_by": "Drawn by",
@@ -80,110 +105,122 @@ def is_resolvable(shown: int, severity: int) -> bool:
     return shown <= severity
 
 
-def _base(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> int:
-    cause = pos["cause"]
-    if cause == "ranged_into_melee":
+def _base(pos: MoraleTestPosition, trace: Trace, corpus: Corpus) -> int:
+    """The severity before panic tokens: from the attack's morale icons, a shot into a melee or the effect."""
+    if pos.cause == "ranged_into_melee":
         base = shooting_into_melee_severity(corpus)
         trace.step(f"A ranged attack was shot into a melee this unit is in: it suffers a morale test of severity "
                    f"{base}.", shooting_into_melee_severity)
         return base
-    if cause == "effect":
-        if pos.get("severity") is None:
-            raise UnreadableInputError("missing field 'severity' (required when cause is 'effect')", path="severity")
-        base = int(pos["severity"])
+    if pos.cause == "effect":
+        base = pos.severity or 0
         trace.step(f"The effect names a morale test of severity {base}.", "rwm.53", "rwm.53.1")
         return base
-    base = int(pos.get("morale_icons", 0))
+    base = pos.morale_icons
     trace.step(f"Attack step 11: all {plural(base, 'morale icon')} in the final pool are spent, 1 severity each.",
                attack_severity, "rwm.10.13")
     return base
 
 
-@situation(GAME, "morale_test", SCHEMA, labels=LABELS)
-def resolve_morale_test(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve a morale test: severity, panic tokens, the cards drawn, Steadfast and the card resolved."""
-    unit = pos["unit"]
-    name = unit["name"]
-    opponent = pos.get("opponent") or "the opponent"
-    held = int(unit.get("panic_tokens", 0))
-    out: dict[str, Any] = {"severity": None, "cards_drawn": None, "drawn_by": pos.get("opponent"),
-                           "panic_tokens_left": held, "resolvable": None, "resolved": None, "discarded": 0}
-    base = _base(pos, trace, corpus)
-    spent = pos.get("panic_tokens_spent")
+def _panic(pos: MoraleTestPosition, out: MoraleTestOutcome, base: int, trace: Trace, corpus: Corpus) -> int | None:
+    """Panic tokens spent before drawing (+1 severity each): return the severity, or None while open or illegal."""
+    name, held = pos.unit.name, pos.unit.panic_tokens
+    opponent = pos.opponent or "the opponent"
+    spent = pos.panic_tokens_spent
     if spent is None and held:
         trace.decide("opponent", f"how many of {name}'s {plural(held, 'panic token')} to spend before drawing "
                      f"(each raises the severity by 1)", test_severity, "rwm.12.1",
                      options=range(held + 1), field="panic_tokens_spent")
         trace.summarize(f"{name} suffers a morale test of severity {base} before panic tokens; {opponent} first "
                         f"decides how many of its {plural(held, 'panic token')} to spend.")
-        return out
-    spent = int(spent or 0)
+        return None
+    spent = spent or 0
     if spent < 0 or not can_spend_panic(spent, held):
         trace.violate(f"{spent} panic token(s) spent, but {name} holds {held}", "rwm.12.1", can_spend_panic)
-        return out
-    severity = (attack_severity(base, spent, corpus) if pos["cause"] == "attack"
-                else test_severity(base, spent, corpus))
-    out.update(severity=severity, cards_drawn=severity, panic_tokens_left=held - spent, discarded=severity)
+        return None
+    attack = pos.cause == "attack"
+    severity = attack_severity(base, spent, corpus) if attack else test_severity(base, spent, corpus)
+    out.severity = out.cards_drawn = out.discarded = severity
+    out.panic_tokens_left = held - spent
     if spent:
         trace.step(f"{opponent} spends {plural(spent, 'panic token')} from {name} before drawing (discarded): "
                    f"severity {base} + {spent} = {severity}.", test_severity, "rwm.12.1",
-                   *(["rwm.53.2", "rwm.10.11"] if pos["cause"] == "attack" else []))
+                   *(["rwm.53.2", "rwm.10.11"] if attack else []))
+    return severity
+
+
+def _draw(pos: MoraleTestPosition, out: MoraleTestOutcome, severity: int, trace: Trace) -> bool:
+    """The opponent draws severity cards: return whether the drawn cards are there to choose from."""
+    name, opponent = pos.unit.name, pos.opponent or "the opponent"
     trace.step(f"{opponent} (the unit's opponent) draws {plural(severity, 'morale card')}.", "rwm.53.1")
-    drawn = pos.get("drawn")
+    drawn = pos.drawn
     if severity == 0:
         trace.step("Severity 0: no card is drawn, so the test has no effect.", "rwm.53.1")
         trace.summarize(f"{name}'s morale test has severity 0: no card is drawn and nothing happens.")
-        out.update(resolvable=[], discarded=0)
-        return out
+        out.resolvable, out.discarded = [], 0
+        return False
     if drawn is None:
         trace.summarize(f"{name} suffers a morale test of severity {severity}: {opponent} draws "
                         f"{plural(severity, 'card')} and resolves 1 showing at most {severity} morale icons.")
-        return out
+        return False
     if len(drawn) != severity:
         trace.violate(f"{len(drawn)} morale card(s) drawn, but a severity-{severity} test draws {severity}",
                       "rwm.53.1")
+        return False
+    return True
+
+
+@situation(GAME, "morale_test", MoraleTestPosition, labels=LABELS)
+def resolve_morale_test(pos: MoraleTestPosition, trace: Trace, corpus: Corpus) -> MoraleTestOutcome:
+    """Resolve a morale test: severity, panic tokens, the cards drawn, Steadfast and the card resolved."""
+    out = MoraleTestOutcome(drawn_by=pos.opponent, panic_tokens_left=pos.unit.panic_tokens)
+    base = _base(pos, trace, corpus)
+    severity = _panic(pos, out, base, trace, corpus)
+    if severity is None or not _draw(pos, out, severity, trace):
         return out
-    return _choose(out, pos, drawn, severity, name, opponent, trace, corpus)
+    _choose(out, pos, pos.drawn or [], severity, trace, corpus)
+    return out
 
 
-def _choose(out: dict[str, Any], pos: Mapping[str, Any], drawn: Sequence[Mapping[str, Any]], severity: int,
-            name: str, opponent: str, trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    steadfast = list(pos["unit"].get("steadfast", []))
-    shown = [shown_icons(int(c["morale_icons"]), c.get("type"), steadfast, corpus) for c in drawn]
+def _choose(out: MoraleTestOutcome, pos: MoraleTestPosition, drawn: Sequence[MoraleCardDrawn], severity: int,
+            trace: Trace, corpus: Corpus) -> None:
+    """The cards that can be resolved (Steadfast counted), and the one the opponent resolves."""
+    name, opponent = pos.unit.name, pos.opponent or "the opponent"
+    steadfast = list(pos.unit.steadfast or [])
+    shown = [shown_icons(c.morale_icons, c.type, steadfast, corpus) for c in drawn]
     resolvable = [i for i, n in enumerate(shown) if is_resolvable(n, severity)]
-    out.update(resolvable=resolvable, discarded=len(drawn))
-    boosted = [i for i, c in enumerate(drawn) if c.get("type") in steadfast]
-    labels = [c.get("name") or f"card {i}" for i, c in enumerate(drawn)]
+    out.resolvable, out.discarded = resolvable, len(drawn)
+    boosted = [i for i, c in enumerate(drawn) if c.type in steadfast]
+    labels = [c.name or f"card {i}" for i, c in enumerate(drawn)]
     trace.step(f"Cards showing at most {severity} morale icons can be resolved: "
                + (", ".join(labels[i] for i in resolvable) or "none") + ".", is_resolvable)
     if boosted:
         trace.step(f"{name} is Steadfast against {', '.join(steadfast)}: "
                    + ", ".join(f"{labels[i]} counts {shown[i]} icons" for i in boosted) + ".", shown_icons)
-    chosen = pos.get("chosen")
+    chosen = pos.chosen
     if chosen is not None and chosen not in resolvable:
         why = (f"there is no drawn card {chosen}" if not 0 <= chosen < len(drawn)
                else f"{labels[chosen]} shows {shown[chosen]} morale icons, more than the severity {severity}")
         trace.violate(f"chosen card cannot be resolved: {why}", is_resolvable,
                       *(["rwm.45.6"] if chosen in boosted else []))
-        return out
+        return
     if chosen is None and len(resolvable) > 1:
         trace.decide("opponent", "which resolvable morale card to resolve", "rwm.53.1", is_resolvable,
                      options=resolvable, field="chosen")
         trace.step(f"All {len(drawn)} drawn card(s) are discarded once the test is resolved.", "rwm.53.6")
         trace.summarize(f"{name}'s severity-{severity} test: {opponent} chooses 1 of "
                         f"{plural(len(resolvable), 'resolvable card')} to resolve.")
-        return out
+        return
     if not resolvable:
         trace.step("No drawn card can be resolved, so the test has no effect.", "rwm.53.3")
         trace.step(f"All {len(drawn)} drawn card(s) are discarded.", "rwm.53.6")
         trace.summarize(f"{name}'s severity-{severity} test has no effect: none of the "
                         f"{plural(len(drawn), 'card')} drawn can be resolved.")
-        return out
-    pick = resolvable[0] if chosen is None else int(chosen)
-    out["resolved"] = pick
+        return
+    pick = resolvable[0] if chosen is None else chosen
+    out.resolved = pick
     trace.step(f"{opponent} resolves {labels[pick]}: on it, 'the unit' is {name} and 'you' is {opponent}.",
                "rwm.53.1", "rwm.53.5")
     trace.step(f"All {len(drawn)} drawn card(s) are discarded, {labels[pick]} included.", "rwm.53.6")
     trace.summarize(f"{name} suffers a severity-{severity} morale test: {opponent} draws "
                     f"{plural(len(drawn), 'card')} and resolves {labels[pick]}.")
-    return out

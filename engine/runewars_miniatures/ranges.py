@@ -16,32 +16,61 @@ any table the examples use.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 import shapely
+from pydantic import model_validator
 from shapely.ops import nearest_points
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME
+from engine.model import Field, Outcome, refuse
+from engine.runewars_miniatures.common import GAME, Game
 from engine.runewars_miniatures.table import (
     EPS,
-    ID,
+    Id,
+    Overlaps,
     Table,
+    TablePosition,
     Unit,
     Vec,
     check_overlaps,
     pt,
     r3,
     read_table,
-    table_schema,
     unit_ref,
 )
 
-SCHEMA: dict[str, Any] = table_schema(["unit", "target"], unit=ID, target=ID)
+
+class RangePosition(TablePosition):
+    """Units on the table, the unit that measures and its target (range band length in ``table.band``)."""
+
+    game: Game
+    situation: Literal["range"]
+    unit: Id
+    target: Id
+
+    @model_validator(mode="after")
+    def _another_unit(self) -> RangePosition:
+        if self.unit == self.target:
+            raise refuse("measure the range to another unit, not to the unit itself", "target")
+        return self
+
+
+class RangeOutcome(Outcome):
+    """The range between the closest points, the bands the target is at, within and beyond, with the proof."""
+
+    range: int | None
+    distance: float
+    at: list[int]
+    within: int | None
+    beyond: list[int]
+    closest: list[list[float]]
+    farthest: float
+    farthest_point: list[float]
+    band: float
+    overlaps: list[list[str]] = Field(default_factory=list)
 
 
 @rule("rwm.64.1", "rwm.64.2")
@@ -104,19 +133,8 @@ def measure(unit: Unit, target: Unit, band: float, bands: int) -> Measure:
     return Measure(distance, closest, far, far_point, rng, at, far_band, beyond)
 
 
-@situation(GAME, "range", SCHEMA)
-def resolve_range(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Measure the range from one unit to another between their closest points, with at/within/beyond."""
-    table = read_table(pos, need_band=True)
-    unit, target = unit_ref(table, pos, "unit"), unit_ref(table, pos, "target")
-    if unit.id == target.id:
-        raise UnreadableInputError("measure the range to another unit, not to the unit itself", path="target")
-    bad = check_overlaps(table, trace)
-    if bad:
-        return {"overlaps": bad}
-    band = float(table.band or 0)
-    bands = int(corpus.fact("rwm.64.1", "range_bands"))
-    m = measure(unit, target, band, bands)
+def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace: Trace) -> None:
+    """Lay the ruler between the closest points and read the band the target is at."""
     a, b = m.closest
     trace.step(f"The ruler's range 1 end goes on {unit.label}'s closest point ({a[0]:.3f}, {a[1]:.3f}) and it points "
                f"at {target.label}'s closest point ({b[0]:.3f}, {b[1]:.3f}): no line of sight is needed, so the two "
@@ -132,6 +150,10 @@ def resolve_range(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
                    "ruler, beyond every band.", "rwm.64.1", "rwm.64.6.b2")
     else:
         trace.step(f"{target.label} is at range {m.range}.", "rwm.64.4")
+
+
+def _at_within_beyond(target: Unit, m: Measure, bands: int, trace: Trace) -> None:
+    """The bands the target's trays lie in (at), all of them (within), and none of them (beyond)."""
     if m.at:
         trace.step(f"Parts of {target.label}'s trays lie in band(s) {', '.join(map(str, m.at))} (its farthest part "
                    f"is {m.farthest:.3f} away): it is at "
@@ -147,13 +169,28 @@ def resolve_range(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[
     if m.beyond:
         trace.step(f"No part of {target.label} lies in band(s) {', '.join(map(str, m.beyond))}: it is beyond "
                    f"{'them' if len(m.beyond) > 1 else 'it'}.", "rwm.64.6.b2")
+
+
+@situation(GAME, "range", RangePosition)
+def resolve_range(pos: RangePosition, trace: Trace, corpus: Corpus) -> RangeOutcome | Overlaps:
+    """Measure the range from one unit to another between their closest points, with at/within/beyond."""
+    table = read_table(pos.table, pos.units, pos.terrain, need_band=True)
+    unit, target = unit_ref(table, pos.unit, "unit"), unit_ref(table, pos.target, "target")
+    bad = check_overlaps(table, trace)
+    if bad:
+        return Overlaps(overlaps=bad)
+    band = float(table.band or 0)
+    bands = int(corpus.fact("rwm.64.1", "range_bands"))
+    m = measure(unit, target, band, bands)
+    _ruler(unit, target, m, band, bands, trace)
+    _at_within_beyond(target, m, bands, trace)
     where = f"at range {m.range}" if m.range is not None else f"beyond range {bands} (off the ruler)"
     within = f", within range 1-{m.within}" if m.within is not None else ""
     trace.summarize(f"{target.label} is {where} from {unit.label}: {r3(m.distance):g} tray widths between the "
                     f"closest points{within} (bands of {band:g}).")
-    return {"range": m.range, "distance": r3(m.distance), "at": list(m.at), "within": m.within,
-            "beyond": list(m.beyond), "closest": [pt(a), pt(b)], "farthest": r3(m.farthest),
-            "farthest_point": pt(m.farthest_point), "band": band, "overlaps": []}
+    return RangeOutcome(range=m.range, distance=r3(m.distance), at=list(m.at), within=m.within,
+                        beyond=list(m.beyond), closest=[pt(m.closest[0]), pt(m.closest[1])], farthest=r3(m.farthest),
+                        farthest_point=pt(m.farthest_point), band=band)
 
 
 def range_between(table: Table, unit: Unit, target: Unit, corpus: Corpus) -> Measure:

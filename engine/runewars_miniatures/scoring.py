@@ -11,40 +11,100 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME, NAME, plural
-from engine.schema import BOOL, arr, integer, obj
-
-UPGRADE = obj(["points"], name=NAME, points=integer(0, 200), discarded=BOOL)
-UNIT = obj(["costing", "trays_remaining"], name=NAME, costing=arr(arr(integer(0, 999), 2, 2), 1, 20),
-           trays_remaining=integer(0, 30), configuration_trays=integer(1, 30),
-           upgrades=arr(UPGRADE, max_items=20))
-PLAYER = obj(["name", "units"], name=NAME, objective_tokens=integer(0, 50), units=arr(UNIT, max_items=60))
-SCHEMA: dict[str, Any] = obj(["players"], extra=True, rounds_completed=integer(0, 20),
-                             objective_value=integer(0, 200), skirmish=BOOL, players=arr(PLAYER, 1, 8))
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars_miniatures.common import GAME, Game, Name, plural
 
 
-@dataclass(frozen=True)
-class Upgrade:
+class Upgrade(Model):
     """An upgrade card equipped to a unit: its name, points and whether it was discarded."""
 
-    name: str
-    points: int
-    discarded: bool
+    name: Name | None = maybe()
+    points: int = Field(ge=0, le=200)
+    discarded: bool | None = maybe()
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Upgrade:
-        """Read an upgrade card."""
-        return cls(raw.get("name") or "upgrade", int(raw["points"]), bool(raw.get("discarded", False)))
+    @property
+    def label(self) -> str:
+        """Return the card's name as shown ("upgrade" when unnamed)."""
+        return self.name or "upgrade"
+
+
+def _costing_row(row: list[int]) -> list[int]:
+    if row[0] < 1:
+        raise refuse(f"a costing row lists {row[0]} trays; a configuration has at least 1", 0)
+    return row
+
+
+CostingRow = Annotated[list[Annotated[int, Field(ge=0, le=999)]], Field(min_length=2, max_length=2),
+                       AfterValidator(_costing_row)]
+
+
+class ScoredUnit(Model):
+    """A unit at the end of the game: its costing table ([trays, cost] rows) and the trays it has left."""
+
+    model_config = ConfigDict(title="Unit")
+
+    name: Name | None = maybe()
+    costing: list[CostingRow] = Field(min_length=1, max_length=20)
+    trays_remaining: int = Field(ge=0, le=30)
+    configuration_trays: int | None = maybe(ge=1, le=30)
+    upgrades: list[Upgrade] | None = maybe(max_length=20)
+
+
+class Player(Model):
+    """A player's army at the end of the game and the objective tokens he holds."""
+
+    name: Name
+    objective_tokens: int | None = maybe(ge=0, le=50)
+    units: list[ScoredUnit] = Field(max_length=60)
+
+
+class ScoringPosition(OpenPosition):
+    """The end of a game: each player's remaining army, the objective's value and the rounds played."""
+
+    game: Game
+    situation: Literal["scoring"]
+    rounds_completed: int | None = maybe(ge=0, le=20)
+    objective_value: int | None = maybe(ge=0, le=200)
+    skirmish: bool | None = maybe()
+    players: list[Player] = Field(min_length=1, max_length=8)
+
+    @model_validator(mode="after")
+    def _distinct_names(self) -> ScoringPosition:
+        names = [p.name for p in self.players]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise refuse(f"two players are named {name!r}", f"players[{i}].name")
+        return self
+
+
+class Breakdown(Model):
+    """A player's points by source."""
+
+    units: int
+    upgrades: int
+    objectives: int
+
+
+class ScoringOutcome(Outcome):
+    """Each player's score and its sources, who is eliminated, and the winner (null for a draw)."""
+
+    scores: dict[str, int] = Field(default_factory=dict)
+    winner: str | None = None
+    game_over: bool = True
+    eliminated: list[str] = Field(default_factory=list)
+    objective_token_value: int
+    breakdown: dict[str, Breakdown] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class ArmyUnit:
-    """A unit at the end of the game: its costing table and the trays it has left."""
+    """A unit at the end of the game: its costing table (sorted by trays) and the trays it has left."""
 
     name: str
     costing: tuple[tuple[int, int], ...]
@@ -53,17 +113,10 @@ class ArmyUnit:
     configuration_trays: int | None = None
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any], path: str) -> ArmyUnit:
-        """Read a unit; its costing rows are [trays, cost] with at least 1 tray, sorted by trays."""
-        rows = []
-        for i, (trays, cost) in enumerate(raw["costing"]):
-            if trays < 1:
-                raise UnreadableInputError(f"a costing row lists {trays} trays; a configuration has at "
-                                           f"least 1", path=f"{path}.costing[{i}][0]")
-            rows.append((int(trays), int(cost)))
-        return cls(raw.get("name") or "unit", tuple(sorted(rows)), int(raw["trays_remaining"]),
-                   tuple(Upgrade.from_json(u) for u in raw.get("upgrades") or []),
-                   raw.get("configuration_trays"))
+    def of(cls, unit: ScoredUnit) -> ArmyUnit:
+        """Return the unit of a position, its costing rows sorted by trays."""
+        return cls(unit.name or "unit", tuple(sorted((r[0], r[1]) for r in unit.costing)), unit.trays_remaining,
+                   tuple(unit.upgrades or []), unit.configuration_trays)
 
     @property
     def destroyed(self) -> bool:
@@ -118,11 +171,8 @@ def winner_by_score(scores: Mapping[str, int]) -> str | None:
 
 # ----------------------------------------------------------------------------------- resolution
 
-def _score_player(raw: Mapping[str, Any], path: str, token_value: int, skirmish: bool, trace: Trace,
-                  corpus: Corpus) -> tuple[int, dict[str, int], list[ArmyUnit]]:
-    """Return (score, breakdown, units) for one player, recording a step per unit."""
-    name = raw["name"]
-    units = [ArmyUnit.from_json(u, f"{path}.units[{i}]") for i, u in enumerate(raw["units"])]
+def _score_units(name: str, units: Sequence[ArmyUnit], trace: Trace, corpus: Corpus) -> tuple[int, int]:
+    """Return (unit points, upgrade points) of a player's remaining army, recording a step per unit."""
     army = upgrades = 0
     for unit in units:
         points, row = unit_value(unit, corpus)
@@ -131,10 +181,10 @@ def _score_player(raw: Mapping[str, Any], path: str, token_value: int, skirmish:
         army += points
         upgrades += extra
         lost = [u for u in unit.upgrades if u not in kept]
-        up_text = (f" + upgrades {', '.join(f'{u.name} {u.points}' for u in kept)}" if kept else "")
-        lost_text = (f"; {', '.join(u.name for u in lost)} no longer count" if lost else "")
+        up_text = (f" + upgrades {', '.join(f'{u.label} {u.points}' for u in kept)}" if kept else "")
+        lost_text = (f"; {', '.join(u.label for u in lost)} no longer count" if lost else "")
         if unit.destroyed:
-            gone = (f"; its upgrades ({', '.join(u.name for u in lost)}) were discarded with it"
+            gone = (f"; its upgrades ({', '.join(u.label for u in lost)}) were discarded with it"
                     if lost else "")
             trace.step(f"{name}: {unit.name} was destroyed: 0 points{gone}.", unit_value,
                        *([upgrade_scores] if lost else []))
@@ -155,7 +205,16 @@ def _score_player(raw: Mapping[str, Any], path: str, token_value: int, skirmish:
             trace.step(f"{name}: {unit.name} has {plural(unit.trays_remaining, 'tray')} left; no costing row "
                        f"matches, so it rounds down to the row for {row} trays: {points} points"
                        f"{up_text}{lost_text}.", "rwm.70.4", "rwm.70.4.b1", *(["rwm.88.3"] if lost else []))
-    tokens = int(raw.get("objective_tokens") or 0)
+    return army, upgrades
+
+
+def _score_player(raw: Player, token_value: int, skirmish: bool, trace: Trace,
+                  corpus: Corpus) -> tuple[int, Breakdown, list[ArmyUnit]]:
+    """Return (score, breakdown, units) for one player, recording a step per unit."""
+    name = raw.name
+    units = [ArmyUnit.of(u) for u in raw.units]
+    army, upgrades = _score_units(name, units, trace, corpus)
+    tokens = raw.objective_tokens or 0
     objectives = tokens * token_value
     if tokens:
         trace.step(f"{name}: {plural(tokens, 'objective token')} × {token_value} = {objectives} points.",
@@ -163,7 +222,7 @@ def _score_player(raw: Mapping[str, Any], path: str, token_value: int, skirmish:
     total = army + upgrades + objectives
     trace.step(f"{name} scores {army} (units) + {upgrades} (upgrades) + {objectives} (objectives) = {total}.",
                "rwm.70.2")
-    return total, {"units": army, "upgrades": upgrades, "objectives": objectives}, units
+    return total, Breakdown(units=army, upgrades=upgrades, objectives=objectives), units
 
 
 LABELS: dict[str, Label] = {
@@ -172,69 +231,73 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: ScoringPosition, out: ScoringOutcome, trace: Trace) -> str:
     """One sentence: the winner (or draw) and the scores."""
-    scores = out["scores"]
+    scores = out.scores
     listed = ", ".join(f"{n} {s}" for n, s in scores.items())
-    if not out["game_over"]:
+    if not out.game_over:
         return f"The game goes on, so nobody wins yet (scores so far: {listed})."
-    winner = out["winner"]
-    if winner is not None and out["eliminated"] and winner not in out["eliminated"]:
+    winner = out.winner
+    if winner is not None and out.eliminated and winner not in out.eliminated:
         return f"{winner} wins by eliminating every enemy unit ({listed})."
     if winner is None:
         return f"The game is a draw: the highest score is shared ({listed})."
     return f"{winner} wins with the highest score ({listed})."
 
 
-@situation(GAME, "scoring", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_scoring(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Score the end of a game: surviving units and upgrades, objective tokens, then the winner."""
-    names = [p["name"] for p in pos["players"]]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise UnreadableInputError(f"two players are named {name!r}", path=f"players[{i}].name")
+def _token_value(pos: ScoringPosition, trace: Trace, corpus: Corpus) -> int:
+    """What each objective token is worth (halved, rounding up, in a skirmish)."""
     trace.step("Each player scores his own remaining army: every unit and upgrade neither destroyed nor "
                "discarded, plus his objective tokens.", "rwm.70.2", "rwm.70.3")
-    skirmish = bool(pos.get("skirmish", False))
-    card_value = int(pos.get("objective_value") or 0)
-    token_value = objective_token_value(card_value, skirmish, corpus)
-    if skirmish:
+    card_value = pos.objective_value or 0
+    token_value = objective_token_value(card_value, bool(pos.skirmish), corpus)
+    if pos.skirmish:
         trace.step(f"Skirmish: the objective card's value {card_value} is halved, rounding up: each "
                    f"objective token is worth {token_value}.", objective_token_value)
-    scores: dict[str, int] = {}
-    breakdown: dict[str, dict[str, int]] = {}
-    eliminated: list[str] = []
-    for i, raw in enumerate(pos["players"]):
-        score, parts, units = _score_player(raw, f"players[{i}]", token_value, skirmish, trace, corpus)
-        scores[raw["name"]], breakdown[raw["name"]] = score, parts
-        if is_eliminated(units):
-            eliminated.append(raw["name"])
-    out: dict[str, Any] = {"scores": scores, "winner": None, "game_over": True, "eliminated": eliminated,
-                           "objective_token_value": token_value, "breakdown": breakdown}
-    standing = [n for n in names if n not in eliminated]
+    return token_value
+
+
+def _game_over(pos: ScoringPosition, out: ScoringOutcome, trace: Trace, corpus: Corpus) -> bool:
+    """Whether the scores decide: elimination wins outright, and before the last round nothing is decided."""
+    eliminated = out.eliminated
+    standing = [p.name for p in pos.players if p.name not in eliminated]
     if eliminated and len(standing) == 1:
-        out["winner"] = standing[0]
+        out.winner = standing[0]
         trace.step(f"{', '.join(eliminated)} lost every unit and is eliminated: {standing[0]} wins by "
                    f"elimination, whatever the scores.", is_eliminated, "rwm.30.1", "rwm.90.1")
-        return out
+        return False
     if eliminated and not standing:
         trace.step("The last units of both armies were destroyed at the same moment: the scores decide.",
                    "rwm.90.4")
-    else:
-        last = int(corpus.fact("rwm.69.3", "last_round"))
-        rounds = pos.get("rounds_completed")
-        if rounds is not None and int(rounds) < last:
-            out["game_over"] = False
-            trace.step(f"Only {plural(int(rounds), 'round')} of {last} played and nobody is eliminated: the "
-                       f"game goes on, so these scores decide nothing yet.", "rwm.69.3", "rwm.70", "rwm.90")
-            return out
-        trace.step(f"Nobody is eliminated after round {last}: the scores decide.", "rwm.70", "rwm.90.2")
-    winner = winner_by_score(scores)
-    out["winner"] = winner
+        return True
+    last = int(corpus.fact("rwm.69.3", "last_round"))
+    rounds = pos.rounds_completed
+    if rounds is not None and rounds < last:
+        out.game_over = False
+        trace.step(f"Only {plural(rounds, 'round')} of {last} played and nobody is eliminated: the "
+                   f"game goes on, so these scores decide nothing yet.", "rwm.69.3", "rwm.70", "rwm.90")
+        return False
+    trace.step(f"Nobody is eliminated after round {last}: the scores decide.", "rwm.70", "rwm.90.2")
+    return True
+
+
+@situation(GAME, "scoring", ScoringPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_scoring(pos: ScoringPosition, trace: Trace, corpus: Corpus) -> ScoringOutcome:
+    """Score the end of a game: surviving units and upgrades, objective tokens, then the winner."""
+    token_value = _token_value(pos, trace, corpus)
+    out = ScoringOutcome(objective_token_value=token_value)
+    for raw in pos.players:
+        score, parts, units = _score_player(raw, token_value, bool(pos.skirmish), trace, corpus)
+        out.scores[raw.name], out.breakdown[raw.name] = score, parts
+        if is_eliminated(units):
+            out.eliminated.append(raw.name)
+    if not _game_over(pos, out, trace, corpus):
+        return out
+    winner = out.winner = winner_by_score(out.scores)
     if winner is None:
-        trace.step(f"The highest score ({max(scores.values())}) is shared: the game is a draw.",
+        trace.step(f"The highest score ({max(out.scores.values())}) is shared: the game is a draw.",
                    winner_by_score)
     else:
-        trace.step(f"{winner} has the highest score ({scores[winner]}) and wins.", winner_by_score)
+        trace.step(f"{winner} has the highest score ({out.scores[winner]}) and wins.", winner_by_score)
     return out

@@ -18,25 +18,27 @@ answer is exact up to the tolerance.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import shapely
+from pydantic import ConfigDict, model_validator
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME
+from engine.model import Field, Outcome, refuse
+from engine.runewars_miniatures.common import GAME, Game
 from engine.runewars_miniatures.table import (
     EPS,
     GRID,
-    ID,
+    Id,
+    Overlaps,
     Table,
+    TablePosition,
     Unit,
     Vec,
     add,
@@ -44,11 +46,36 @@ from engine.runewars_miniatures.table import (
     mul,
     pt,
     read_table,
-    table_schema,
     unit_ref,
 )
 
-SCHEMA: dict[str, Any] = table_schema(["unit", "target"], unit=ID, target=ID)
+
+class SightPosition(TablePosition):
+    """Units and terrain on the table, the unit that looks and its target (arc angle in ``table.arc_degrees``)."""
+
+    model_config = ConfigDict(title="Line of sight position")
+
+    game: Game
+    situation: Literal["line_of_sight"]
+    unit: Id
+    target: Id
+
+    @model_validator(mode="after")
+    def _another_unit(self) -> SightPosition:
+        if self.unit == self.target:
+            raise refuse("a unit does not trace line of sight to itself; name another target", "target")
+        return self
+
+
+class SightOutcome(Outcome):
+    """Whether the target is in the firing arc and in line of sight, a clear line, and what blocks others."""
+
+    in_arc: bool
+    line_of_sight: bool
+    witness: list[list[float]] | None
+    blockers: list[str]
+    arc_degrees: float
+    overlaps: list[list[str]] = Field(default_factory=list)
 
 
 @rule("rwm.39", "rwm.39.2")
@@ -213,32 +240,25 @@ def _clip(tray: Polygon, arc: Polygon) -> BaseGeometry:
     return piece
 
 
-@situation(GAME, "line_of_sight", SCHEMA)
-def resolve_line_of_sight(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Say whether a unit has line of sight to a target inside its firing arc, and what is in the way."""
-    table = read_table(pos, need_arc=True)
-    unit, target = unit_ref(table, pos, "unit"), unit_ref(table, pos, "target")
-    if unit.id == target.id:
-        raise UnreadableInputError("a unit does not trace line of sight to itself; name another target",
-                                   path="target")
-    bad = check_overlaps(table, trace)
-    if bad:
-        return {"overlaps": bad}
-    arc = float(table.arc_degrees or 0)
-    seen = sight(table, unit, target, arc)
+def _arc(unit: Unit, target: Unit, seen: Sight, arc: float, trace: Trace) -> None:
+    """The firing arc, and whether the target is inside it (a part inside counts)."""
     trace.step(f"{unit.label}'s firing arc: the region in front of its front edge between the two arc lines "
                f"leaving its front corners at {arc:g}° from its facing (the lines belong to the arc).", "rwm.39",
                "rwm.39.2")
     if not seen.in_arc:
         trace.step(f"No part of any of {target.label}'s trays is inside the firing arc: {target.label} is outside "
                    f"it, so no line of sight can be traced.", "rwm.39.1", "rwm.39.3", "rwm.46.1")
-    else:
-        how = (" only on an arc line, and the lines are part of the arc" if seen.boundary_only else "")
-        trace.step(f"Part of {target.label}'s trays is inside the firing arc{how}: the whole unit counts as "
-                   "inside it.", "rwm.39.1", *(["rwm.39.2"] if seen.boundary_only else []))
-        if seen.partly_outside:
-            trace.step(f"Part of {target.label} is outside the arc: a line of sight may only end on the part "
-                       "inside it.", "rwm.39.3", "rwm.46.1.b1")
+        return
+    how = (" only on an arc line, and the lines are part of the arc" if seen.boundary_only else "")
+    trace.step(f"Part of {target.label}'s trays is inside the firing arc{how}: the whole unit counts as "
+               "inside it.", "rwm.39.1", *(["rwm.39.2"] if seen.boundary_only else []))
+    if seen.partly_outside:
+        trace.step(f"Part of {target.label} is outside the arc: a line of sight may only end on the part "
+                   "inside it.", "rwm.39.3", "rwm.46.1.b1")
+
+
+def _line(table: Table, unit: Unit, target: Unit, seen: Sight, trace: Trace) -> str:
+    """A clear line from the front edge to the target, or what blocks every line; return the blockers' names."""
     terrain_ids = {t.id for t in table.terrain}
     names = ", ".join(table.label(b) for b in seen.blockers)
     blocking_terrain = [b for b in seen.blockers if b in terrain_ids]
@@ -257,11 +277,24 @@ def resolve_line_of_sight(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) 
     if exposed:
         trace.step(f"{', '.join(t.label for t in exposed)} is Exposed terrain and does not block this line of sight.",
                    "rwm.81.9.b5")
+    return names
+
+
+@situation(GAME, "line_of_sight", SightPosition)
+def resolve_line_of_sight(pos: SightPosition, trace: Trace, corpus: Corpus) -> SightOutcome | Overlaps:
+    """Say whether a unit has line of sight to a target inside its firing arc, and what is in the way."""
+    table = read_table(pos.table, pos.units, pos.terrain, need_arc=True)
+    unit, target = unit_ref(table, pos.unit, "unit"), unit_ref(table, pos.target, "target")
+    bad = check_overlaps(table, trace)
+    if bad:
+        return Overlaps(overlaps=bad)
+    arc = float(table.arc_degrees or 0)
+    seen = sight(table, unit, target, arc)
+    _arc(unit, target, seen, arc, trace)
+    names = _line(table, unit, target, seen, trace)
     verdict = ("has line of sight to" if seen.line_of_sight else "has no line of sight to")
     why = ("" if seen.line_of_sight else (" (outside the firing arc)" if not seen.in_arc else f" (blocked by {names})"))
     trace.summarize(f"{unit.label} {verdict} {target.label}{why}; arc lines at {arc:g}°.")
-    return {"in_arc": seen.in_arc, "line_of_sight": seen.line_of_sight,
-            "witness": [pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
-            "blockers": list(seen.blockers),
-            "arc_degrees": arc, "overlaps": []}
-
+    return SightOutcome(in_arc=seen.in_arc, line_of_sight=seen.line_of_sight,
+                        witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
+                        blockers=list(seen.blockers), arc_degrees=arc)

@@ -18,21 +18,24 @@ or slid unit would overlap another obstacle is reported as not squaring up, with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import GAME, MODIFIER_ICON
+from engine.model import Field, Model, Outcome, maybe, refuse
+from engine.runewars_miniatures.common import GAME, Game, ModifierIcon, nullable
 from engine.runewars_miniatures.contact import count_sides, flush_overlap, meet
 from engine.runewars_miniatures.table import (
     EPS,
-    ID,
     Corner,
     Edge,
+    Id,
+    Overlaps,
     Table,
+    TablePosition,
     Unit,
     Vec,
     add,
@@ -52,18 +55,82 @@ from engine.runewars_miniatures.table import (
     rotate,
     seg_distance,
     sub,
-    table_schema,
     unit_ref,
 )
-from engine.schema import arr, enum, nullable
 
-CAUSE = enum("march", "shift", "closing_in", "reveal")
-SCHEMA: dict[str, Any] = table_schema(
-    ["active", "cause"], active=ID, cause=CAUSE, modifier=nullable(MODIFIER_ICON),
-    direction=enum("forward", "backward", "left", "right"), touching_before=arr(ID, 0, 40), target=ID,
-    pivot=enum("left", "right"), slide=enum("left", "right"),
-)
+Side = Literal["left", "right"]
 CHARGES = ("charge", "turning-charge")
+
+
+class SquaringPosition(TablePosition):
+    """Units on the table after the active unit's move (or its reveal while engaged), and the choices made."""
+
+    model_config = ConfigDict(title="Squaring up position")
+
+    game: Game
+    situation: Literal["squaring_up"]
+    active: Id
+    cause: Literal["march", "shift", "closing_in", "reveal"]
+    modifier: ModifierIcon | None = nullable()
+    direction: Literal["forward", "backward", "left", "right"] | None = maybe()
+    touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe()
+    target: Id | None = maybe()
+    pivot: Side | None = maybe()
+    slide: Side | None = maybe()
+
+    @model_validator(mode="after")
+    def _known_ids(self) -> SquaringPosition:
+        ids = {u.id for u in self.units}
+        if self.active not in ids:
+            raise refuse(f"{self.active!r} names no unit of the position", "active")
+        for i, uid in enumerate(self.touching_before or []):
+            if uid not in ids:
+                raise refuse(f"{uid!r} names no unit of the position", f"touching_before[{i}]")
+        if self.target is not None and self.target not in ids:
+            raise refuse(f"{self.target!r} names no unit of the position", "target")
+        return self
+
+
+class LeftRight(Model):
+    """Trays counted on each side of the ruler."""
+
+    left: int
+    right: int
+
+
+class SlideOptions(Model):
+    """How far the unit slides each way to line up its trays (null: no aligned position that way)."""
+
+    left: float | None
+    right: float | None
+
+
+class Placement(Model):
+    """Where a unit stands: the midpoint of its front edge and its facing."""
+
+    front: list[float]
+    facing: float
+
+
+class SquaringOutcome(Outcome):
+    """Whether the unit squares up and with whom, the pivot and slide, where it ends and its panic tokens."""
+
+    squares_up: bool = False
+    target: str | None = None
+    collision: Literal["edge", "corner"] | None = None
+    counts: LeftRight | None = None
+    pivot: Literal["none", "left", "right"] | None = None
+    facing: float | None = None
+    enemy_edge: str | None = None
+    flanking: bool | None = None
+    slide_options: SlideOptions | None = None
+    final: Placement | None = None
+    panic_tokens: int = 0
+    collided: list[str] = Field(default_factory=list)
+    pivot_point: list[float] | None = None
+    after_pivot: Placement | None = None
+    blocked_by: list[str] = Field(default_factory=list)
+    overlaps: list[list[str]] = Field(default_factory=list)
 
 
 @rule("rwm.18", "rwm.18.1", "rwm.18.1.b1", "rwm.16.1", "rwm.17.1")
@@ -155,7 +222,7 @@ def _edge_on_side(corner: Corner, enemy: Unit, side: Vec) -> Edge | None:
 class Collision:
     """How the leading edge met the enemy: kind, pivot point, counts and the enemy edge it squares to."""
 
-    kind: str | None = None
+    kind: Literal["edge", "corner"] | None = None
     point: Vec | None = None
     counts: tuple[int, int] | None = None  # (left, right)
     edge: Edge | None = None
@@ -189,16 +256,16 @@ def classify(mover: Unit, lead: Leading, enemy: Unit) -> Collision:
     return Collision(None, None, None, None, None, "the contact is not on the leading edge")
 
 
-def _lead_for(unit: Unit, pos: Mapping[str, Any], enemy: Unit | None) -> Leading:
+def _lead_for(unit: Unit, pos: SquaringPosition, enemy: Unit | None) -> Leading:
     f, r = unit.forward, unit.right
-    if pos.get("cause") == "reveal" and enemy is not None:
+    if pos.cause == "reveal" and enemy is not None:
         pc = meet(unit, enemy)
         touched = [e for e, _, _, _ in pc.flush] + [h.edge for h in pc.b_corners]
         if touched:
             e = touched[0]
             return leading_edge(unit, e.normal, e.kind)
         return leading_edge(unit, f, "front")
-    direction = str(pos.get("direction") or "forward")
+    direction = pos.direction or "forward"
     vec = {"forward": f, "backward": mul(f, -1), "left": mul(r, -1), "right": r}[direction]
     return leading_edge(unit, vec, DIRECTION_KIND[direction])
 
@@ -215,88 +282,87 @@ def is_aligned(unit: Unit, enemy: Unit) -> bool:
     return False
 
 
-def _empty(collided: list[str], panic: int) -> dict[str, Any]:
-    return {"squares_up": False, "target": None, "collision": None, "counts": None, "pivot": None, "facing": None,
-            "enemy_edge": None, "flanking": None, "slide_options": None, "final": None, "panic_tokens": panic,
-            "collided": collided, "pivot_point": None, "after_pivot": None, "blocked_by": [], "overlaps": []}
+def _reveal(table: Table, pos: SquaringPosition, active: Unit, touching: list[Unit], out: SquaringOutcome,
+            trace: Trace) -> Unit | None:
+    """On a reveal while engaged: the enemy to square up with (exactly 1 engaged and not yet aligned), or None."""
+    trace.step(f"{active.label} revealed its command tool while touching "
+               f"{len(touching)} enemy unit(s); no collision happened, so no panic token.", "rwm.5.6",
+               "rwm.77.5.b4")
+    if len(touching) != 1:
+        trace.step(f"{active.label} squares up only when it is engaged with exactly 1 enemy unit: it does not "
+                   "square up.", "rwm.5.6")
+        trace.summarize(f"{active.label} does not square up: it is engaged with {len(touching)} enemy units, "
+                        "not exactly 1.")
+        return None
+    target = touching[0]
+    if pos.target not in (None, target.id):
+        trace.violate(f"{active.label} is not engaged with {table.label(str(pos.target))}; on reveal it "
+                      f"squares up only with the enemy it is engaged with", "rwm.5.6", "rwm.77.4")
+        return None
+    if is_aligned(active, target):
+        trace.step(f"{active.label} is already aligned with {target.label}: nothing to square up.", "rwm.5.6",
+                   "rwm.77.1.b1")
+        trace.summarize(f"{active.label} is already aligned with {target.label}, so it does not square up.")
+        out.target = target.id
+        return None
+    return target
 
 
-def _check_ids(table: Table, pos: Mapping[str, Any]) -> None:
-    for i, uid in enumerate(pos.get("touching_before") or []):
-        if not table.has_unit(uid):
-            raise UnreadableInputError(f"{uid!r} names no unit of the position", path=f"touching_before[{i}]")
-    if pos.get("target") is not None:
-        unit_ref(table, pos, "target")
+def _collision(table: Table, pos: SquaringPosition, active: Unit, touching: list[Unit], out: SquaringOutcome,
+               trace: Trace, corpus: Corpus) -> Unit | None:
+    """After a move: the enemies collided with, the panic tokens, and the enemy to square up with (or None)."""
+    before = set(pos.touching_before or [])
+    collided = [u for u in touching if u.id not in before]
+    panic = collision_panic(pos.cause, pos.modifier, len(collided), corpus)
+    out.collided, out.panic_tokens = [u.id for u in collided], panic
+    if not collided:
+        trace.step(f"{active.label} touches no enemy unit it did not touch before: it collided with nobody and "
+                   "does not square up.", "rwm.18", "rwm.77.1")
+        trace.summarize(f"{active.label} collided with no enemy unit, so it does not square up.")
+        return None
+    names = ", ".join(u.label for u in collided)
+    trace.step(f"{active.label}'s {pos.cause.replace('_', ' ')} ended touching {names}: it collided with "
+               f"{'that unit' if len(collided) == 1 else 'those units'}.", "rwm.18", "rwm.55.3")
+    _panic_step(trace, active, pos.cause, pos.modifier, panic, len(collided))
+    chosen = pos.target
+    if chosen is not None and chosen not in out.collided:
+        trace.violate(f"{active.label} did not collide with {table.label(chosen)}; it squares up with an "
+                      "enemy it collided with", "rwm.77.4", "rwm.18.1")
+        return None
+    if chosen is None and len(collided) > 1:
+        trace.decide(active.player, "which of the enemies collided with to square up with", "rwm.77.4",
+                     options=out.collided, field="target")
+        trace.summarize(f"{active.label} collided with {names} and takes {panic} panic token(s); its player "
+                        "chooses which one to square up with.")
+        return None
+    target = table.unit(chosen) if chosen is not None else collided[0]
+    if len(collided) > 1:
+        trace.step(f"{active.label} collided with several enemies at once; its player squares up with "
+                   f"{target.label}.", "rwm.77.4")
+    return target
 
 
-@situation(GAME, "squaring_up", SCHEMA)
-def resolve_squaring_up(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+@situation(GAME, "squaring_up", SquaringPosition)
+def resolve_squaring_up(pos: SquaringPosition, trace: Trace, corpus: Corpus) -> SquaringOutcome | Overlaps:
     """Square a unit up after a collision (or on revealing while engaged): pivot, slide, flank and panic."""
-    table = read_table(pos)
-    active = unit_ref(table, pos, "active")
-    _check_ids(table, pos)
+    table = read_table(pos.table, pos.units, pos.terrain)
+    active = unit_ref(table, pos.active, "active")
     bad = check_overlaps(table, trace)
     if bad:
-        return {"overlaps": bad}
-    cause, modifier = str(pos["cause"]), pos.get("modifier")
-    before = set(pos.get("touching_before") or [])
+        return Overlaps(overlaps=bad)
     touching = [u for u in table.units if u.id != active.id and not u.is_allied(active)
                 and is_touching(u.shape, active.shape)]
-    if cause == "reveal":
-        collided: list[Unit] = []
-        out = _empty([], 0)
-        trace.step(f"{active.label} revealed its command tool while touching "
-                   f"{len(touching)} enemy unit(s); no collision happened, so no panic token.", "rwm.5.6",
-                   "rwm.77.5.b4")
-        if len(touching) != 1:
-            trace.step(f"{active.label} squares up only when it is engaged with exactly 1 enemy unit: it does not "
-                       "square up.", "rwm.5.6")
-            trace.summarize(f"{active.label} does not square up: it is engaged with {len(touching)} enemy units, "
-                            "not exactly 1.")
-            return out
-        target = touching[0]
-        if pos.get("target") not in (None, target.id):
-            trace.violate(f"{active.label} is not engaged with {table.label(str(pos['target']))}; on reveal it "
-                          f"squares up only with the enemy it is engaged with", "rwm.5.6", "rwm.77.4")
-            return out
-        if is_aligned(active, target):
-            trace.step(f"{active.label} is already aligned with {target.label}: nothing to square up.", "rwm.5.6",
-                       "rwm.77.1.b1")
-            trace.summarize(f"{active.label} is already aligned with {target.label}, so it does not square up.")
-            out["target"] = target.id
-            return out
+    out = SquaringOutcome()
+    if pos.cause == "reveal":
+        target = _reveal(table, pos, active, touching, out, trace)
     else:
-        collided = [u for u in touching if u.id not in before]
-        panic = collision_panic(cause, modifier, len(collided), corpus)
-        out = _empty([u.id for u in collided], panic)
-        if not collided:
-            trace.step(f"{active.label} touches no enemy unit it did not touch before: it collided with nobody and "
-                       "does not square up.", "rwm.18", "rwm.77.1")
-            trace.summarize(f"{active.label} collided with no enemy unit, so it does not square up.")
-            return out
-        names = ", ".join(u.label for u in collided)
-        trace.step(f"{active.label}'s {cause.replace('_', ' ')} ended touching {names}: it collided with "
-                   f"{'that unit' if len(collided) == 1 else 'those units'}.", "rwm.18", "rwm.55.3")
-        _panic_step(trace, active, cause, modifier, panic, len(collided))
-        chosen = pos.get("target")
-        if chosen is not None and chosen not in [u.id for u in collided]:
-            trace.violate(f"{active.label} did not collide with {table.label(str(chosen))}; it squares up with an "
-                          "enemy it collided with", "rwm.77.4", "rwm.18.1")
-            return out
-        if chosen is None and len(collided) > 1:
-            trace.decide(active.player, "which of the enemies collided with to square up with", "rwm.77.4",
-                         options=[u.id for u in collided], field="target")
-            trace.summarize(f"{active.label} collided with {names} and takes {panic} panic token(s); its player "
-                            "chooses which one to square up with.")
-            return out
-        target = table.unit(chosen) if chosen is not None else collided[0]
-        if len(collided) > 1:
-            trace.step(f"{active.label} collided with several enemies at once; its player squares up with "
-                       f"{target.label}.", "rwm.77.4")
-    return _square(table, pos, active, target, out, trace)
+        target = _collision(table, pos, active, touching, out, trace, corpus)
+    if target is not None:
+        _square(table, pos, active, target, out, trace)
+    return out
 
 
-def _panic_step(trace: Trace, active: Unit, cause: str, modifier: Any, panic: int, collided: int) -> None:
+def _panic_step(trace: Trace, active: Unit, cause: str, modifier: str | None, panic: int, collided: int) -> None:
     if cause == "closing_in":
         trace.step("Closing in: the unit squares up, and the other effects of the collision (the panic token) are "
                    "ignored.", "rwm.17.1")
@@ -308,29 +374,49 @@ def _panic_step(trace: Trace, active: Unit, cause: str, modifier: Any, panic: in
                    f"collided with ({collided}).", "rwm.18.1")
 
 
-def _square(table: Table, pos: Mapping[str, Any], active: Unit, target: Unit, out: dict[str, Any],
-            trace: Trace) -> dict[str, Any]:
-    out.update(target=target.id)
+@dataclass(frozen=True)
+class Pivoted:
+    """The unit after its pivot: the leading edge, the enemy edge it lies on, and where it stands."""
+
+    lead: Leading
+    enemy_edge: Edge
+    turned: Unit
+    front: Vec
+    facing: float
+    pivot: str
+    flanking: bool
+
+
+def _collision_kind(pos: SquaringPosition, active: Unit, target: Unit, out: SquaringOutcome,
+                    trace: Trace) -> tuple[Leading, Collision] | None:
+    """Which edge led the move and how it met the enemy (edge or corner); None when not on the leading edge."""
+    out.target = target.id
     lead = _lead_for(active, pos, target)
-    if lead.kind != "front" or pos.get("direction") not in (None, "forward"):
+    if lead.kind != "front" or pos.direction not in (None, "forward"):
         trace.step(f"The {lead.kind} edge led the move: it counts as the front edge for squaring up.",
                    "rwm.55.4.b2", "rwm.77.3")
     col = classify(active, lead, target)
-    out["collision"] = col.kind
+    out.collision = col.kind
     if col.kind is None:
         trace.step(f"{active.label} touches {target.label} away from its leading edge; the book gives no squaring "
                    "procedure for that, so it stays where it is.", "rwm.77.1")
         trace.summarize(f"{active.label} touches {target.label} away from its leading edge, so it does not square "
                         "up.")
-        return out
-    out["squares_up"] = True
+        return None
+    out.squares_up = True
+    return lead, col
+
+
+def _pivot_way(pos: SquaringPosition, active: Unit, target: Unit, lead: Leading, col: Collision,
+               out: SquaringOutcome, trace: Trace) -> Edge | None:
+    """The enemy edge to square up to: from the ruler count of a corner collision, or the player's choice."""
     t = right_of(lead.direction)
     if col.counts is not None:
         left, right = col.counts
-        out["counts"] = {"left": left, "right": right}
+        out.counts = LeftRight(left=left, right=right)
         trace.step(f"Corner collision: the ruler goes against {target.label}'s corner across {active.label}; leaving "
                    f"out any tray it crosses, {left} tray(s) lie on the left and {right} on the right.", "rwm.77.2")
-    answer = pos.get("pivot")
+    answer = pos.pivot
     if col.edge is None:  # a tie (equal counts) or corner to corner: the controller picks the way to pivot
         corner = col.tie_corner
         if answer is None or corner is None:
@@ -340,39 +426,42 @@ def _square(table: Table, pos: Mapping[str, Any], active: Unit, target: Unit, ou
                          options=["left", "right"], field="pivot")
             trace.summarize(f"{active.label} squares up with {target.label}, but its player must first choose "
                             f"which way to pivot ({why}).")
-            return out
+            return None
         col.edge = _edge_on_side(corner, target, t if answer == "right" else mul(t, -1))
         if col.edge is None:  # pragma: no cover - a convex corner has an edge on each side
-            return out
+            return None
         trace.step(f"Its player pivots it to the {answer}.", "rwm.77.2")
     elif answer is not None and col.counts is not None:
         want = "right" if col.counts[1] > col.counts[0] else "left"
         if answer != want:
             trace.violate(f"the counts are {col.counts[0]} left and {col.counts[1]} right, so {active.label} must "
                           f"pivot to the {want}, not the {answer}", "rwm.77.2")
-            return out
-    enemy_edge = col.edge
-    if enemy_edge is None:  # a degenerate corner (no edge on that side): nothing to square up to
-        out["squares_up"] = False
+            return None
+    if col.edge is None:  # a degenerate corner (no edge on that side): nothing to square up to
+        out.squares_up = False
         trace.step(f"No edge of {target.label} at that corner lies on the pivoting side: {active.label} cannot square "
                    "up and stays where it is.", "rwm.77.2", "rwm.77.5.b3")
         trace.summarize(f"{active.label} cannot square up with {target.label} from this corner contact.")
-        return out
+    return col.edge
+
+
+def _pivot(active: Unit, target: Unit, lead: Leading, col: Collision, enemy_edge: Edge, out: SquaringOutcome,
+           trace: Trace) -> Pivoted:
+    """Pivot about the point of contact until the leading edge lies flat on the enemy's edge (flanking?)."""
     new_dir = mul(enemy_edge.normal, -1)
     delta = (facing_of(new_dir) - facing_of(lead.direction) + 180.0) % 360.0 - 180.0
     if abs(delta) <= 1e-7:
         delta = 0.0
-    pivot = "none" if delta == 0.0 else ("right" if delta < 0 else "left")
+    pivot: Literal["none", "left", "right"] = "none" if delta == 0.0 else ("right" if delta < 0 else "left")
     centre = col.point or lead.left
     front = rotate(active.front, centre, delta)
     facing = (active.facing + delta) % 360.0
     turned = build_unit(active.id, active.index, active.player, active.name, active.width, active.depth,
                         active.ranks, front, facing)
-    out.update(pivot=pivot, facing=angle(facing), enemy_edge=enemy_edge.kind, pivot_point=pt(centre) if delta else None,
-               after_pivot={"front": pt(front), "facing": angle(facing)})
-    real_front = lead.kind == "front"
-    flanking = real_front and enemy_edge.kind in ("side", "rear")
-    out["flanking"] = flanking
+    out.pivot, out.facing, out.enemy_edge = pivot, angle(facing), enemy_edge.kind
+    out.pivot_point = pt(centre) if delta else None
+    out.after_pivot = Placement(front=pt(front), facing=angle(facing))
+    flanking = out.flanking = lead.kind == "front" and enemy_edge.kind in ("side", "rear")
     if pivot == "none":
         trace.step(f"Edge collision: {active.label}'s {lead.kind} edge already lies flat on {target.label}'s "
                    f"{enemy_edge.kind} edge: no pivot.", "rwm.77.1", "rwm.77.5.b1")
@@ -384,60 +473,83 @@ def _square(table: Table, pos: Mapping[str, Any], active: Unit, target: Unit, ou
     if flanking:
         trace.step(f"Its front edge ends on {target.label}'s {enemy_edge.kind} edge: {active.label} is flanking "
                    f"{target.label}.", "rwm.41.1")
-    new_lead = leading_edge(turned, new_dir, lead.kind)
-    left_d, right_d, axis = slide_distances(turned, new_lead, target, enemy_edge)
-    own_right = turned.right
-    flip = abs(dot(own_right, axis)) > 0.5 and dot(own_right, axis) < 0
-    if flip:
+    return Pivoted(leading_edge(turned, new_dir, lead.kind), enemy_edge, turned, front, facing, pivot, flanking)
+
+
+def _slide(pos: SquaringPosition, active: Unit, target: Unit, sq: Pivoted, out: SquaringOutcome,
+           trace: Trace) -> tuple[bool, Vec | None]:
+    """Slide to the first aligned position: return (legal, final front midpoint or None while a choice is open)."""
+    left_d, right_d, axis = slide_distances(sq.turned, sq.lead, target, sq.enemy_edge)
+    own_right = sq.turned.right
+    if abs(dot(own_right, axis)) > 0.5 and dot(own_right, axis) < 0:
         left_d, right_d, axis = right_d, left_d, mul(axis, -1)
-    out["slide_options"] = {"left": None if left_d is None else r3(left_d),
-                            "right": None if right_d is None else r3(right_d)}
-    final_front: Vec | None
+    out.slide_options = SlideOptions(left=None if left_d is None else r3(left_d),
+                                     right=None if right_d is None else r3(right_d))
     if left_d == 0.0 and right_d == 0.0:
         trace.step(f"The trays of {active.label} and {target.label} already line up: no slide.", "rwm.77.1.b1")
-        final_front = front
-    else:
-        options = [d for d, v in (("left", left_d), ("right", right_d)) if v is not None]
-        choice = pos.get("slide")
-        if choice is None and len(options) == 1:
-            choice = options[0]
-        text = ", ".join(f"{d} {r3(v):g}" for d, v in (("left", left_d), ("right", right_d)) if v is not None)
-        trace.step(f"Then it slides along {target.label}'s {enemy_edge.kind} edge to the first position where the "
-                   f"trays line up: {text or 'no aligned position while touching'} tray widths.", "rwm.77.1",
-                   "rwm.77.1.b1")
-        if choice is None:
-            trace.decide(active.player, f"which way {active.label} slides to line up its trays", "rwm.77.1",
-                         options=options, field="slide")
-            final_front = None
-        elif choice not in options:
-            trace.violate(f"{active.label} cannot slide {choice}: no aligned position that way while the units "
-                          "still touch", "rwm.77.1", "rwm.77.1.b1")
-            return out
-        else:
-            dist = (left_d if choice == "left" else right_d) or 0.0
-            final_front = add(front, mul(axis, dist if choice == "right" else -dist))
-    if final_front is not None:
-        final = build_unit(active.id, active.index, active.player, active.name, active.width, active.depth,
-                           active.ranks, final_front, facing)
-        blocked = [u.id for u in table.units if u.id not in (active.id, target.id)
-                   and is_overlapping(u.shape, final.shape)] + [
-            tr.id for tr in table.terrain if is_overlapping(tr.shape, final.shape)]
-        if blocked:
-            out.update(squares_up=False, blocked_by=blocked, final={"front": pt(active.front),
-                                                                   "facing": angle(active.facing)})
-            trace.step(f"Squaring up would end on {', '.join(table.label(b) for b in blocked)}: {active.label} does "
-                       "not square up and stays where it collided; the two units remain engaged.", "rwm.77.5",
-                       "rwm.77.5.b3")
-            trace.summarize(f"{active.label} cannot square up with {target.label}: "
-                            f"{', '.join(table.label(b) for b in blocked)} is in the way.")
-            return out
-        out["final"] = {"front": pt(final_front), "facing": angle(facing)}
-        trace.step(f"{active.label} ends with its front edge's midpoint at ({r3(final_front[0]):.3f}, "
-                   f"{r3(final_front[1]):.3f}), facing {angle(facing):g}°.", "rwm.77.1")
-    turn = "without pivoting" if pivot == "none" else f"pivoting {pivot} to facing {angle(facing):g}°"
-    flank = (f", flanking its {enemy_edge.kind} edge" if flanking else
+        return True, sq.front
+    options = [d for d, v in (("left", left_d), ("right", right_d)) if v is not None]
+    choice = pos.slide
+    if choice is None and len(options) == 1:
+        choice = "left" if options[0] == "left" else "right"
+    text = ", ".join(f"{d} {r3(v):g}" for d, v in (("left", left_d), ("right", right_d)) if v is not None)
+    trace.step(f"Then it slides along {target.label}'s {sq.enemy_edge.kind} edge to the first position where the "
+               f"trays line up: {text or 'no aligned position while touching'} tray widths.", "rwm.77.1",
+               "rwm.77.1.b1")
+    if choice is None:
+        trace.decide(active.player, f"which way {active.label} slides to line up its trays", "rwm.77.1",
+                     options=options, field="slide")
+        return True, None
+    if choice not in options:
+        trace.violate(f"{active.label} cannot slide {choice}: no aligned position that way while the units "
+                      "still touch", "rwm.77.1", "rwm.77.1.b1")
+        return False, None
+    dist = (left_d if choice == "left" else right_d) or 0.0
+    return True, add(sq.front, mul(axis, dist if choice == "right" else -dist))
+
+
+def _place(table: Table, active: Unit, target: Unit, final_front: Vec, facing: float, out: SquaringOutcome,
+           trace: Trace) -> bool:
+    """Where the unit ends; return False when that place is taken by another unit or terrain (77.5)."""
+    final = build_unit(active.id, active.index, active.player, active.name, active.width, active.depth,
+                       active.ranks, final_front, facing)
+    blocked = [u.id for u in table.units if u.id not in (active.id, target.id)
+               and is_overlapping(u.shape, final.shape)] + [
+        tr.id for tr in table.terrain if is_overlapping(tr.shape, final.shape)]
+    if blocked:
+        out.squares_up, out.blocked_by = False, blocked
+        out.final = Placement(front=pt(active.front), facing=angle(active.facing))
+        trace.step(f"Squaring up would end on {', '.join(table.label(b) for b in blocked)}: {active.label} does "
+                   "not square up and stays where it collided; the two units remain engaged.", "rwm.77.5",
+                   "rwm.77.5.b3")
+        trace.summarize(f"{active.label} cannot square up with {target.label}: "
+                        f"{', '.join(table.label(b) for b in blocked)} is in the way.")
+        return False
+    out.final = Placement(front=pt(final_front), facing=angle(facing))
+    trace.step(f"{active.label} ends with its front edge's midpoint at ({r3(final_front[0]):.3f}, "
+               f"{r3(final_front[1]):.3f}), facing {angle(facing):g}°.", "rwm.77.1")
+    return True
+
+
+def _square(table: Table, pos: SquaringPosition, active: Unit, target: Unit, out: SquaringOutcome,
+            trace: Trace) -> None:
+    """Square up with *target*: leading edge, pivot, slide, final place (77.1-77.5)."""
+    met = _collision_kind(pos, active, target, out, trace)
+    if met is None:
+        return
+    lead, col = met
+    enemy_edge = _pivot_way(pos, active, target, lead, col, out, trace)
+    if enemy_edge is None:
+        return
+    sq = _pivot(active, target, lead, col, enemy_edge, out, trace)
+    legal, final_front = _slide(pos, active, target, sq, out, trace)
+    if not legal:
+        return
+    if final_front is not None and not _place(table, active, target, final_front, sq.facing, out, trace):
+        return
+    turn = "without pivoting" if sq.pivot == "none" else f"pivoting {sq.pivot} to facing {angle(sq.facing):g}°"
+    flank = (f", flanking its {enemy_edge.kind} edge" if sq.flanking else
              f", with its {lead.kind} edge against their {enemy_edge.kind} edge")
     slide = "" if final_front is not None else "; its player then chooses which way to slide"
     trace.summarize(f"{active.label} squares up with {target.label} {turn}{flank} and takes "
-                    f"{out['panic_tokens']} panic token(s){slide}.")
-    return out
+                    f"{out.panic_tokens} panic token(s){slide}.")

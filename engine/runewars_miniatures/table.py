@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import shapely
+from pydantic import ConfigDict
 from shapely.geometry import Polygon
 
 from engine.core import Trace, rule
 from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.common import NAME, UNIT_TYPE, plural
-from engine.schema import BOOL, Schema, arr, integer, obj, text
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.runewars_miniatures.common import Name, UnitType, int_or_list, plural
 
 EPS = 1e-6
 GRID = 1e-9  # precision grid of overlay operations (well below EPS)
@@ -44,35 +45,74 @@ EDGE_KINDS = ("front", "side", "rear")
 
 Vec = tuple[float, float]
 
-NUMBER: Schema = {"type": "number"}
-POINT: Schema = {"type": "array", "minItems": 2, "maxItems": 2}  # numbers checked when read (with paths)
-ID: Schema = {"type": "string", "minLength": 1, "maxLength": 80}
-TRAY: Schema = obj(None, width=NUMBER, depth=NUMBER)
-# a rank: a number of trays (files 0…n−1) or a list of file indices (one subschema: cheap to validate)
-RANK: Schema = {"type": ["integer", "array"], "minimum": 1, "maximum": MAX_FILES,
-                "items": integer(0, MAX_FILES - 1), "minItems": 1, "maxItems": MAX_FILES}
-UNIT: Schema = obj(
-    ["id", "player", "front", "facing"], id=ID, player=text(80), name=NAME, type=UNIT_TYPE, tray=TRAY,
-    formation=arr(RANK, 1, MAX_RANKS), files=integer(1, MAX_FILES), ranks=integer(1, MAX_RANKS), front=POINT,
-    facing=NUMBER,
-)
-# the vertices of a polygon are checked when read (each an [x, y] pair: the path names the bad one)
-TERRAIN: Schema = obj(["id", "polygon"], id=ID, kind=text(80),
-                      polygon={"type": "array", "maxItems": MAX_VERTICES, "description": "[[x, y], …], 3 or more"},
-                      blocks_los=BOOL)
-TABLE: Schema = obj(None, band=NUMBER, arc_degrees=NUMBER)
-UNITS: Schema = arr(UNIT, 0, MAX_UNITS)
-TERRAINS: Schema = arr(TERRAIN, 0, MAX_TERRAIN)
+Id = Annotated[str, Field(min_length=1, max_length=80)]
+"""A unit's or terrain piece's id on the table."""
+Point = Annotated[list[float], Field(min_length=2, max_length=2)]
+"""A table point [x, y], in tray widths (checked finite when read, with its path)."""
+Rank = Annotated[int | list[int], *int_or_list(1, MAX_FILES, 0, MAX_FILES - 1, 1, MAX_FILES)]
+"""A rank: a number of trays (files 0…n−1) or a list of the files it occupies."""
 
 
-def enum_edge() -> Schema:
-    """Return the schema of an edge kind."""
-    return {"enum": list(EDGE_KINDS)}
+class TableSizes(Model):
+    """The sizes the Rules Reference leaves to the table: a range band's length and the firing-arc angle."""
+
+    model_config = ConfigDict(title="Table")
+
+    band: float | None = maybe()
+    arc_degrees: float | None = maybe()
 
 
-def table_schema(required: Sequence[str], **props: Schema) -> dict[str, Any]:
-    """Return a situation schema: the table fields plus *props* (extra keys such as ``ui`` are allowed)."""
-    return obj(["table", "units", *required], extra=True, table=TABLE, units=UNITS, terrain=TERRAINS, **props)
+class Tray(Model):
+    """The size of the unit's trays, in tray widths (1 × 1 unless said)."""
+
+    width: float | None = maybe()
+    depth: float | None = maybe()
+
+
+class TableUnit(Model):
+    """A unit on the table: its player, formation, the midpoint of its front edge and its facing."""
+
+    model_config = ConfigDict(title="Unit")
+
+    id: Id
+    player: str = Field(max_length=80)
+    name: Name | None = maybe()
+    type: UnitType | None = maybe()
+    tray: Tray | None = maybe()
+    formation: Annotated[list[Rank], Field(min_length=1, max_length=MAX_RANKS)] | None = maybe()
+    files: int | None = maybe(ge=1, le=MAX_FILES)
+    ranks: int | None = maybe(ge=1, le=MAX_RANKS)
+    front: Point
+    facing: float
+
+
+class TerrainPiece(Model):
+    """A terrain piece: an obstacle polygon that blocks line of sight unless it is Exposed."""
+
+    model_config = ConfigDict(title="Terrain")
+
+    id: Id
+    kind: str | None = maybe(max_length=80)
+    polygon: list[Point] = Field(max_length=MAX_VERTICES, description="[[x, y], …], 3 or more")
+    blocks_los: bool | None = maybe()
+
+
+Units = Annotated[list[TableUnit], Field(max_length=MAX_UNITS)]
+Terrains = Annotated[list[TerrainPiece], Field(max_length=MAX_TERRAIN)]
+
+
+class TablePosition(OpenPosition):
+    """A position on the table: sizes, units placed as trays, terrain as polygons."""
+
+    table: TableSizes
+    units: Units
+    terrain: Terrains | None = maybe()
+
+
+class Overlaps(Outcome):
+    """An illegal table: the pairs of pieces that overlap."""
+
+    overlaps: list[list[str]] = Field(default_factory=list)
 
 
 # ------------------------------------------------------------------------------------------ vectors
@@ -351,9 +391,7 @@ class Table:
 
 # ------------------------------------------------------------------------------------------ reading
 
-def _finite(value: Any, path: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise UnreadableInputError(f"expected number, got {type(value).__name__} {value!r}", path=path)
+def _finite(value: float, path: str) -> float:
     x = float(value)
     if not math.isfinite(x):
         raise UnreadableInputError(f"{value!r} is not a finite number", path=path)
@@ -363,59 +401,63 @@ def _finite(value: Any, path: str) -> float:
     return x
 
 
-def _positive(value: Any, path: str) -> float:
+def _positive(value: float, path: str) -> float:
     x = _finite(value, path)
     if x <= 0:
         raise UnreadableInputError(f"{value!r} must be greater than 0", path=path)
     return x
 
 
-def _point(raw: Any, path: str) -> Vec:
-    if not isinstance(raw, list | tuple) or len(raw) != 2:
-        raise UnreadableInputError(f"expected a point [x, y], got {raw!r}"[:200], path=path)
+def _point(raw: Sequence[float], path: str) -> Vec:
     return (_finite(raw[0], f"{path}[0]"), _finite(raw[1], f"{path}[1]"))
 
 
 @rule("rwm.66", "rwm.66.1", "rwm.66.3", "rwm.87.2")
-def read_formation(raw: Mapping[str, Any], path: str) -> tuple[tuple[int, ...], ...]:
+def read_formation(raw: TableUnit, path: str) -> tuple[tuple[int, ...], ...]:
     """Return the files each rank occupies, front rank first.
 
     The front rank is an int and sets the files; a rank is an int ``n`` (files 0…n−1) or a list of files;
     every tray behind the front rank has a tray directly in front of it, so no rank is wider than the front.
     """
-    if raw.get("formation") is not None:
-        ranks_raw: list[Any] = list(raw["formation"])
+    ranks_raw: list[int | list[int]]
+    if raw.formation is not None:
+        ranks_raw = list(raw.formation)
         where = f"{path}.formation"
-    elif raw.get("files") is not None and raw.get("ranks") is not None:
-        ranks_raw = [int(raw["files"])] * int(raw["ranks"])
+    elif raw.files is not None and raw.ranks is not None:
+        ranks_raw = [raw.files] * raw.ranks
         where = f"{path}.files"
     else:
         raise UnreadableInputError("missing field 'formation' (or the shorthand 'files' and 'ranks')",
                                    path=f"{path}.formation")
-    if not isinstance(ranks_raw[0], int):
+    files = ranks_raw[0]
+    if not isinstance(files, int):
         raise UnreadableInputError("the front rank must be a number of trays, not a list of files",
                                    path=f"{where}[0]")
-    files = ranks_raw[0]
     out: list[tuple[int, ...]] = []
     for k, rank in enumerate(ranks_raw):
-        at = f"{where}[{k}]" if raw.get("formation") is not None else where
-        if isinstance(rank, int):
-            occupied = tuple(range(rank))
-        else:
-            occupied = tuple(sorted(set(rank)))
-            if len(occupied) != len(rank):
-                raise UnreadableInputError(f"rank {k + 1} lists a file twice: {list(rank)!r}", path=at)
-        if not occupied:
-            raise UnreadableInputError(f"rank {k + 1} has no tray", path=at)
-        if occupied[-1] >= files:
-            raise UnreadableInputError(f"rank {k + 1} uses file {occupied[-1]}, but the front rank has only "
-                                       f"{plural(files, 'file')} (files 0-{files - 1})", path=at)
-        if k and any(j not in out[k - 1] for j in occupied):
-            missing = [j for j in occupied if j not in out[k - 1]]
-            raise UnreadableInputError(f"rank {k + 1} has a tray in file {missing[0]} with no tray in front of "
-                                       f"it; every tray behind the front rank stands behind another", path=at)
-        out.append(occupied)
+        at = f"{where}[{k}]" if raw.formation is not None else where
+        out.append(_rank(k, rank, files, out, at))
     return tuple(out)
+
+
+def _rank(k: int, rank: int | list[int], files: int, before: Sequence[tuple[int, ...]], at: str) -> tuple[int, ...]:
+    """Return the files rank *k* occupies, checked against the front rank and the rank in front of it."""
+    if isinstance(rank, int):
+        occupied = tuple(range(rank))
+    else:
+        occupied = tuple(sorted(set(rank)))
+        if len(occupied) != len(rank):
+            raise UnreadableInputError(f"rank {k + 1} lists a file twice: {list(rank)!r}", path=at)
+    if not occupied:
+        raise UnreadableInputError(f"rank {k + 1} has no tray", path=at)
+    if occupied[-1] >= files:
+        raise UnreadableInputError(f"rank {k + 1} uses file {occupied[-1]}, but the front rank has only "
+                                   f"{plural(files, 'file')} (files 0-{files - 1})", path=at)
+    if k and any(j not in before[k - 1] for j in occupied):
+        missing = [j for j in occupied if j not in before[k - 1]]
+        raise UnreadableInputError(f"rank {k + 1} has a tray in file {missing[0]} with no tray in front of "
+                                   f"it; every tray behind the front rank stands behind another", path=at)
+    return occupied
 
 
 def build_unit(uid: str, index: int, player: str, name: str, width: float, depth: float,
@@ -468,68 +510,79 @@ def build_unit(uid: str, index: int, player: str, name: str, width: float, depth
                 tuple(corners), box)
 
 
-def read_table(pos: Mapping[str, Any], need_band: bool = False, need_arc: bool = False) -> Table:
-    """Read ``table``, ``units`` and ``terrain``; raise :class:`UnreadableInputError` with the offending path."""
-    raw_table = pos.get("table") or {}
-    band = arc = None
+def _sizes(raw: TableSizes | None, need_band: bool, need_arc: bool) -> tuple[float | None, float | None]:
+    """Return (band, arc) of ``table``; a situation that measures range or arcs needs them."""
+    band = raw.band if raw is not None else None
+    arc = raw.arc_degrees if raw is not None else None
     if need_band:
-        if raw_table.get("band") is None:
+        if band is None:
             raise UnreadableInputError("missing field 'band' (the length of one range band, in tray widths)",
                                        path="table.band")
-        band = _positive(raw_table["band"], "table.band")
-    elif raw_table.get("band") is not None:
-        band = _finite(raw_table["band"], "table.band")
+        band = _positive(band, "table.band")
+    elif band is not None:
+        band = _finite(band, "table.band")
     if need_arc:
-        if raw_table.get("arc_degrees") is None:
+        if arc is None:
             raise UnreadableInputError("missing field 'arc_degrees' (the angle of the firing-arc lines)",
                                        path="table.arc_degrees")
-        arc = _finite(raw_table["arc_degrees"], "table.arc_degrees")
+        value = arc
+        arc = _finite(arc, "table.arc_degrees")
         if not 0 < arc < 90:
-            raise UnreadableInputError(f"{raw_table['arc_degrees']!r} must be between 0 and 90 (exclusive)",
-                                       path="table.arc_degrees")
-    elif raw_table.get("arc_degrees") is not None:
-        arc = _finite(raw_table["arc_degrees"], "table.arc_degrees")
+            raise UnreadableInputError(f"{value!r} must be between 0 and 90 (exclusive)", path="table.arc_degrees")
+    elif arc is not None:
+        arc = _finite(arc, "table.arc_degrees")
+    return band, arc
+
+
+def _read_unit(raw: TableUnit, i: int) -> Unit:
+    path = f"units[{i}]"
+    tray = raw.tray or Tray()
+    width = _positive(1.0 if tray.width is None else tray.width, f"{path}.tray.width")
+    depth = _positive(1.0 if tray.depth is None else tray.depth, f"{path}.tray.depth")
+    ranks = read_formation(raw, path)
+    front = _point(raw.front, f"{path}.front")
+    facing = _finite(raw.facing, f"{path}.facing")
+    return build_unit(raw.id, i, raw.player, raw.name or raw.id, width, depth, ranks, front, facing)
+
+
+def _read_terrain(raw: TerrainPiece, i: int) -> Terrain:
+    path = f"terrain[{i}]"
+    pts = [_point(p, f"{path}.polygon[{n}]") for n, p in enumerate(raw.polygon)]
+    if len(set(pts)) < 3:
+        raise UnreadableInputError(f"a terrain polygon needs at least 3 vertices, got {len(set(pts))}",
+                                   path=f"{path}.polygon")
+    poly = Polygon(pts)
+    if not poly.is_valid or poly.area <= EPS:
+        raise UnreadableInputError("the terrain polygon crosses itself or has no area; give its outline in "
+                                   "order, either way round", path=f"{path}.polygon")
+    box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+    return Terrain(raw.id, i, raw.kind or raw.id, poly, raw.blocks_los is not False, box)
+
+
+def read_table(sizes: TableSizes | None, units: Sequence[TableUnit] | None, terrain: Sequence[TerrainPiece] | None,
+               need_band: bool = False, need_arc: bool = False) -> Table:
+    """Read ``table``, ``units`` and ``terrain``; raise :class:`UnreadableInputError` with the offending path."""
+    band, arc = _sizes(sizes, need_band, need_arc)
     seen: set[str] = set()
-    units: list[Unit] = []
-    for i, raw in enumerate(pos.get("units") or []):
-        path = f"units[{i}]"
-        uid = str(raw["id"])
-        if uid in seen:
-            raise UnreadableInputError(f"duplicate id {uid!r}", path=f"{path}.id")
-        seen.add(uid)
-        tray = raw.get("tray") or {}
-        width = _positive(tray.get("width", 1.0), f"{path}.tray.width")
-        depth = _positive(tray.get("depth", 1.0), f"{path}.tray.depth")
-        ranks = read_formation(raw, path)
-        front = _point(raw["front"], f"{path}.front")
-        facing = _finite(raw["facing"], f"{path}.facing")
-        units.append(build_unit(uid, i, str(raw["player"]), str(raw.get("name") or uid), width, depth, ranks,
-                                front, facing))
-    terrain: list[Terrain] = []
-    for i, raw in enumerate(pos.get("terrain") or []):
-        path = f"terrain[{i}]"
-        tid = str(raw["id"])
-        if tid in seen:
-            raise UnreadableInputError(f"duplicate id {tid!r}", path=f"{path}.id")
-        seen.add(tid)
-        pts = [_point(p, f"{path}.polygon[{n}]") for n, p in enumerate(raw["polygon"])]
-        if len(set(pts)) < 3:
-            raise UnreadableInputError(f"a terrain polygon needs at least 3 vertices, got {len(set(pts))}",
-                                       path=f"{path}.polygon")
-        poly = Polygon(pts)
-        if not poly.is_valid or poly.area <= EPS:
-            raise UnreadableInputError("the terrain polygon crosses itself or has no area; give its outline in "
-                                       "order, either way round", path=f"{path}.polygon")
-        box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-        terrain.append(Terrain(tid, i, str(raw.get("kind") or tid), poly, bool(raw.get("blocks_los", True)), box))
-    return Table(band, arc, tuple(units), tuple(terrain))
+    read_units: list[Unit] = []
+    for i, raw in enumerate(units or []):
+        if raw.id in seen:
+            raise UnreadableInputError(f"duplicate id {raw.id!r}", path=f"units[{i}].id")
+        seen.add(raw.id)
+        read_units.append(_read_unit(raw, i))
+    pieces: list[Terrain] = []
+    for i, piece in enumerate(terrain or []):
+        if piece.id in seen:
+            raise UnreadableInputError(f"duplicate id {piece.id!r}", path=f"terrain[{i}].id")
+        seen.add(piece.id)
+        pieces.append(_read_terrain(piece, i))
+    return Table(band, arc, tuple(read_units), tuple(pieces))
 
 
-def unit_ref(table: Table, pos: Mapping[str, Any], key: str) -> Unit:
+def unit_ref(table: Table, uid: str, path: str) -> Unit:
     """Return the unit a field names (``unit``, ``target``, ``active``); an unknown id is an error."""
-    uid = pos.get(key)
-    if not isinstance(uid, str) or not table.has_unit(uid):
-        raise UnreadableInputError(f"{uid!r} names no unit of the position", path=key)
+    if not table.has_unit(uid):
+        raise UnreadableInputError(f"{uid!r} names no unit of the position", path=path)
     return table.unit(uid)
 
 

@@ -16,23 +16,20 @@ picks; the closest points give the shortest range any such pair can have, and th
 
 from __future__ import annotations
 
-import copy
 import functools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from engine.core import Resolver, Trace, rule
+from pydantic import SerializeAsAny
+
+from engine.core import Trace, rule
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.contact import analyse
+from engine.model import Field, Outcome
+from engine.runewars_miniatures.contact import ContactResult, analyse
 from engine.runewars_miniatures.ranges import range_between
 from engine.runewars_miniatures.sight import sight
 from engine.runewars_miniatures.table import (
     EPS,
-    ID,
-    TABLE,
-    TERRAINS,
-    UNITS,
     Table,
     Unit,
     check_overlaps,
@@ -41,40 +38,70 @@ from engine.runewars_miniatures.table import (
     read_table,
 )
 
-
-def with_table(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the attack schema extended with the optional table: ``ranks`` are then derived, not required."""
-    out = copy.deepcopy(dict(schema))
-    props = out.setdefault("properties", {})
-    props.update(table=TABLE, units=UNITS, terrain=TERRAINS)
-    att, dfd = props["attacker"], props["defender"]
-    att.setdefault("properties", {})["unit"] = ID
-    dfd.setdefault("properties", {})["unit"] = ID
-    att_required = [r for r in att.get("required", []) if r != "ranks"]
-    had_ranks = "ranks" in att.get("required", [])
-    if att_required:
-        att["required"] = att_required
-    else:
-        att.pop("required", None)
-    stated = list(out.pop("allOf", []))
-    if had_ranks:
-        stated.append({"properties": {"attacker": {"required": ["ranks"]}}})
-    with_units = {"properties": {"attacker": {"required": ["unit"]}, "defender": {"required": ["unit"]}}}
-    out["allOf"] = [{"if": {"required": ["units"]}, "then": with_units, "else": {"allOf": stated}}]
-    return out
+if TYPE_CHECKING:
+    from engine.runewars_miniatures.attack import AttackOutcome, AttackPosition
 
 
-def from_table(fn: Resolver) -> Resolver:
+class TableProof(Outcome):
+    """The units read from the table, and what the table shows about them."""
+
+    attacker: str
+    defender: str
+
+
+class OverlapProof(TableProof):
+    """An illegal table: pieces overlap."""
+
+    overlaps: list[list[str]]
+
+
+class MeleeProof(TableProof):
+    """Engagement, the attacker's contacted edges and where the units touch, and flanking."""
+
+    engaged: bool
+    contacted_edges: list[str] | None = Field(None, exclude_if=lambda v: v is None)
+    contact_points: list[list[float]] | None = Field(None, exclude_if=lambda v: v is None)
+    flanking: bool = False
+    flanked_by_defender: bool = False
+
+
+class RangedProof(TableProof):
+    """Engagement, firing arc, line of sight (a clear line and the blockers), range with its closest points."""
+
+    engaged: bool
+    in_firing_arc: bool
+    line_of_sight: bool
+    witness: list[list[float]] | None
+    blockers: list[str]
+    arc_degrees: float | None
+    range: int | None
+    distance: float
+    closest: list[list[float]]
+    band: float | None
+    flanking: bool = False
+    flanked_by_defender: bool = False
+
+
+class TableRefusal(Outcome):
+    """An attack the table makes illegal: the units read and the overlapping pieces, if any."""
+
+    from_table: SerializeAsAny[TableProof]
+    overlaps: list[list[str]] | None = Field(None, exclude_if=lambda v: v is None)
+
+
+def from_table(fn: Callable[[AttackPosition, Trace, Corpus], AttackOutcome]
+               ) -> Callable[[AttackPosition, Trace, Corpus], AttackOutcome | TableRefusal]:
     """Wrap the attack resolver: with a table, derive the stated facts first (and add the proof geometry)."""
     @functools.wraps(fn)
-    def resolver(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> Mapping[str, Any]:
-        if pos.get("units") is None:
-            return dict(fn(pos, trace, corpus))
+    def resolver(pos: AttackPosition, trace: Trace, corpus: Corpus) -> AttackOutcome | TableRefusal:
+        if pos.units is None:
+            return fn(pos, trace, corpus)
         derived, proof = derive_attack_facts(pos, trace, corpus)
         if trace.violations:
-            return {"from_table": proof, **({"overlaps": proof["overlaps"]} if proof.get("overlaps") else {})}
-        out = dict(fn(derived, trace, corpus))
-        out["from_table"] = proof
+            return TableRefusal(from_table=proof, overlaps=proof.overlaps if isinstance(proof, OverlapProof)
+                                and proof.overlaps else None)
+        out = fn(derived, trace, corpus)
+        out.from_table = proof
         return out
     return resolver
 
@@ -95,70 +122,54 @@ def _touching_trays(attacker: Unit, defender: Unit) -> tuple[bool, bool]:
 
 
 @rule("rwm.34", "rwm.34.3", "rwm.41.1", "rwm.65.2", "rwm.46.1", "rwm.39.1", "rwm.64.3.b2", "rwm.65.3")
-def derive_attack_facts(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> tuple[dict[str, Any], dict[str, Any]]:
+def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tuple[AttackPosition, TableProof]:
     """Return the attack position with its geometric facts filled in from the table, and their proof."""
-    ranged = pos.get("attack_type") == "ranged"
-    table = read_table(pos, need_band=ranged, need_arc=ranged)
-    att_raw, dfd_raw = dict(pos["attacker"]), dict(pos["defender"])
-    attacker = _unit(table, att_raw.get("unit"), "attacker.unit")
-    defender = _unit(table, dfd_raw.get("unit"), "defender.unit")
-    if attacker.id == defender.id:
-        raise UnreadableInputError("the attacker and the defender must be different units", path="defender.unit")
-    proof: dict[str, Any] = {"attacker": attacker.id, "defender": defender.id}
+    ranged = pos.attack_type == "ranged"
+    table = read_table(pos.table, pos.units, pos.terrain, need_band=ranged, need_arc=ranged)
+    attacker = table.unit(pos.attacker.unit or "")
+    defender = table.unit(pos.defender.unit or "")
     bad = check_overlaps(table, trace)
     if bad:
-        proof["overlaps"] = bad
-        return dict(pos), proof
+        return pos, OverlapProof(attacker=attacker.id, defender=defender.id, overlaps=bad)
     if attacker.is_allied(defender):
         trace.violate(f"{defender.label} is allied to {attacker.label}; an attack targets an enemy unit",
                       "rwm.10.2", "rwm.8")
-        return dict(pos), proof
-    att_raw.setdefault("name", attacker.label)
-    dfd_raw.setdefault("name", defender.label)
-    att_raw["ranks"] = attacker.rank_sizes
-    dfd_raw["ranks"] = defender.rank_sizes
-    answers = pos.get("corner_edges")
-    if answers is not None and not (isinstance(answers, dict) and all(isinstance(v, dict) for v in answers.values())):
-        raise UnreadableInputError("corner_edges maps a unit id to {enemy id: edge}", path="corner_edges")
-    contact = analyse(table, answers or {})
-    engaged_with_defender = ([attacker.id, defender.id] in contact.engaged
-                             or [defender.id, attacker.id] in contact.engaged)
-    att_raw["flanking"] = [attacker.id, defender.id] in contact.flanking
-    att_raw["flanked_by_defender"] = [defender.id, attacker.id] in contact.flanking
+        return pos, TableProof(attacker=attacker.id, defender=defender.id)
+    att: dict[str, Any] = {"name": pos.attacker.name or attacker.label, "ranks": attacker.rank_sizes}
+    dfd: dict[str, Any] = {"name": pos.defender.name or defender.label, "ranks": defender.rank_sizes}
+    contact = analyse(table, pos.corner_edges or {})
+    att["flanking"] = [attacker.id, defender.id] in contact.flanking
+    att["flanked_by_defender"] = [defender.id, attacker.id] in contact.flanking
     trace.step(f"From the table: {attacker.label} stands in formation "
                f"{'-'.join(map(str, attacker.rank_sizes))} and {defender.label} in "
                f"{'-'.join(map(str, defender.rank_sizes))}.", "rwm.66", "rwm.87.2")
+    proof: MeleeProof | RangedProof
     if ranged:
-        _ranged(table, attacker, defender, contact.engaged, att_raw, dfd_raw, proof, trace, corpus)
+        proof = _ranged(table, attacker, defender, contact.engaged, pos, att, dfd, trace, corpus)
     else:
-        _melee(table, attacker, defender, engaged_with_defender, contact, att_raw, proof, trace)
-    proof.update(flanking=att_raw["flanking"], flanked_by_defender=att_raw["flanked_by_defender"])
-    if att_raw["flanking"]:
+        proof = _melee(attacker, defender, contact, pos, att, trace)
+    proof.flanking, proof.flanked_by_defender = att["flanking"], att["flanked_by_defender"]
+    if att["flanking"]:
         trace.step(f"From the table: {attacker.label}'s front edge touches a side or the back edge of "
                    f"{defender.label}: it is flanking.", "rwm.41.1")
-    if att_raw["flanked_by_defender"]:
+    if att["flanked_by_defender"]:
         trace.step(f"From the table: {defender.label}'s front edge touches a side or the back edge of "
                    f"{attacker.label}: the attacker is flanked by the defender.", "rwm.41.1", "rwm.41.1.b3")
-    derived = dict(pos)
-    derived["attacker"], derived["defender"] = att_raw, dfd_raw
+    derived = pos.model_copy(update={"attacker": pos.attacker.model_copy(update=att),
+                                     "defender": pos.defender.model_copy(update=dfd)})
     return derived, proof
 
 
-def _unit(table: Table, uid: Any, path: str) -> Unit:
-    if not isinstance(uid, str) or not table.has_unit(uid):
-        raise UnreadableInputError(f"{uid!r} names no unit of the position", path=path)
-    return table.unit(uid)
-
-
-def _melee(table: Table, attacker: Unit, defender: Unit, engaged: bool, contact: Any, att: dict[str, Any],
-           proof: dict[str, Any], trace: Trace) -> None:
+def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPosition, att: dict[str, Any],
+           trace: Trace) -> MeleeProof:
+    """Engagement and the attacker's contacted edge(s), with the trays that touch (for threat)."""
+    engaged = ([attacker.id, defender.id] in contact.engaged or [defender.id, attacker.id] in contact.engaged)
     att["engaged"] = engaged
-    proof["engaged"] = engaged
     if not engaged:
         trace.step(f"From the table: {attacker.label}'s trays do not touch {defender.label}'s: they are not engaged.",
                    "rwm.34", "rwm.34.5")
-        att.setdefault("contacted_edge", "front")
-        return
+        att["contacted_edge"] = pos.attacker.contacted_edge or "front"
+        return MeleeProof(attacker=attacker.id, defender=defender.id, engaged=False)
     edges = contact.contacted_edges[attacker.id][defender.id]
     if edges is None:
         pending = [p for p in contact.pending if p[0] == attacker.id and p[1] == defender.id]
@@ -168,34 +179,29 @@ def _melee(table: Table, attacker: Unit, defender: Unit, engaged: bool, contact:
     else:
         trace.step(f"From the table: {attacker.label} and {defender.label} touch, so they are engaged; "
                    f"{attacker.label}'s contacted edge: {', '.join(edges)}.", "rwm.34", "rwm.34.3")
-    chosen = att.get("contacted_edge")
-    att.pop("contacted_edges", None)
+    chosen = pos.attacker.contacted_edge
+    att["contacted_edges"] = None
     if len(edges) == 1:
         att["contacted_edge"] = edges[0]
     else:
         att["contacted_edges"] = list(edges)
         if chosen not in edges:
-            att.pop("contacted_edge", None)
-    partial, other = _touching_trays(attacker, defender)
-    att["touching_partial_rank"], att["touching_other_trays"] = partial, other
-    proof["contacted_edges"] = edges
-    proof["contact_points"] = next((c["points"] for c in contact.contacts
-                                    if set(c["units"]) == {attacker.id, defender.id}), [])
+            att["contacted_edge"] = None
+    att["touching_partial_rank"], att["touching_other_trays"] = _touching_trays(attacker, defender)
+    points = next((c.points for c in contact.contacts if set(c.units) == {attacker.id, defender.id}), [])
+    return MeleeProof(attacker=attacker.id, defender=defender.id, engaged=True, contacted_edges=list(edges),
+                      contact_points=points)
 
 
-def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[list[str]], att: dict[str, Any],
-            dfd: dict[str, Any], proof: dict[str, Any], trace: Trace, corpus: Corpus) -> None:
-    engaged = any(attacker.id in p for p in engaged_pairs)
-    att["engaged"] = engaged
-    proof["engaged"] = engaged
+def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[list[str]], pos: AttackPosition,
+            att: dict[str, Any], dfd: dict[str, Any], trace: Trace, corpus: Corpus) -> RangedProof:
+    """Engagement, firing arc and line of sight, range, and the attacker's allies engaged with the target."""
+    engaged = att["engaged"] = any(attacker.id in p for p in engaged_pairs)
     if engaged:
         foes = [table.label(x) for p in engaged_pairs if attacker.id in p for x in p if x != attacker.id]
         trace.step(f"From the table: {attacker.label} is engaged with {', '.join(foes)}.", "rwm.34", "rwm.65.2")
     seen = sight(table, attacker, defender, float(table.arc_degrees or 0))
     att["in_firing_arc"], att["line_of_sight"] = seen.in_arc, seen.line_of_sight
-    proof.update(in_firing_arc=seen.in_arc, line_of_sight=seen.line_of_sight,
-                 witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
-                 blockers=list(seen.blockers), arc_degrees=table.arc_degrees)
     blockers = ", ".join(table.label(b) for b in seen.blockers)
     trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
                f"{'inside' if seen.in_arc else 'outside'} {attacker.label}'s firing arc, and "
@@ -205,15 +211,18 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
     bands = int(corpus.fact("rwm.64.1", "range_bands"))
     m = range_between(table, attacker, defender, corpus)
     att["range"] = m.range if m.range is not None else bands + 1
-    proof.update(range=m.range, distance=r3(m.distance), closest=[pt(m.closest[0]), pt(m.closest[1])],
-                 band=table.band)
     where = f"range {m.range}" if m.range is not None else f"beyond range {bands}"
     trace.step(f"From the table (range bands of {table.band:g}): the closest points are {m.distance:.3f} apart, "
                f"{where}; a line of sight drawn between other points is never shorter.", "rwm.64.3.b2", "rwm.64.4",
                "rwm.64.3.b1")
     allies = [u for u in table.units if u.id != attacker.id and u.is_allied(attacker)
               and [min(u.id, defender.id, key=table.order), max(u.id, defender.id, key=table.order)] in engaged_pairs]
-    if allies and dfd.get("engaged_with_allies") is None:
+    if allies and pos.defender.engaged_with_allies is None:
         dfd["engaged_with_allies"] = [u.label for u in allies]
         trace.step(f"From the table: {', '.join(u.label for u in allies)}, allied to {attacker.label}, "
                    f"{'is' if len(allies) == 1 else 'are'} engaged with {defender.label}.", "rwm.34", "rwm.65.3")
+    return RangedProof(attacker=attacker.id, defender=defender.id, engaged=engaged, in_firing_arc=seen.in_arc,
+                       line_of_sight=seen.line_of_sight,
+                       witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
+                       blockers=list(seen.blockers), arc_degrees=table.arc_degrees, range=m.range,
+                       distance=r3(m.distance), closest=[pt(m.closest[0]), pt(m.closest[1])], band=table.band)
