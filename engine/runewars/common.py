@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
+from pydantic import Field
 
 from engine.errors import UnreadableInputError
 from engine.schema import Schema, enum, text
@@ -16,6 +17,14 @@ FACTIONS = ("daqan", "elves", "uthuk", "waiqar")
 SEASONS = ("spring", "summer", "fall", "winter")
 NAME: Schema = text(80)
 SEASON: Schema = enum(*SEASONS)
+
+Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
+"""The four factions (a player's side)."""
+Side = Literal["daqan", "elves", "uthuk", "waiqar", "neutral"]
+"""A faction, or the neutral units."""
+Season = Literal["spring", "summer", "fall", "winter"]
+Name = Annotated[str, Field(max_length=80)]
+"""A unit's, area's or card's name as the player writes it."""
 
 
 FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar", "neutral": "Neutral"}
