@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+
+from engine.model import Field, Model
 from engine.schema import Schema, integer, obj
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
@@ -49,3 +52,15 @@ def read_section(raw: Any) -> dict[str, int]:
     """Return a section's special, rout and damage counts (a missing key is 0)."""
     raw = raw or {}
     return {k: int(raw.get(k) or 0) for k in EFFECTS}
+
+
+# ------------------------------------------------------------------ typed parts (issue 23)
+
+class Section(Model):
+    """The icons printed in this section; leave every number at 0 for a miss."""
+
+    model_config = ConfigDict(title="Fate card section")
+
+    special: int = Field(0, ge=0, le=9, title="Special ability icons")
+    rout: int = Field(0, ge=0, le=9, title="Rout number")
+    damage: int = Field(0, ge=0, le=9, title="Damage number")
