@@ -69,10 +69,10 @@ class Attacker(Model):
     conquer_supremacy: bool | None = maybe()
     units: list[Unit] = Field(max_length=80)
     over_limit_retreat: list[Name] | None = maybe(max_length=80)
-    development_choices: list[Name] | None = maybe(
-        "Unit ids the attacker picks: the 3 units he routs for the Cursed Tomb, or the unit taking each of the Hungry "
-        "Spawn's 4 damage points, in order (leave out to take them in list order).",
-        title="Figures hit by the development", max_length=8)
+    development_choices: list[Name] | None = Field(
+        None, max_length=8, title="Figures hit by the development",
+        description="Unit ids the attacker picks: the 3 units he routs for the Cursed Tomb, or the unit taking each "
+                    "of the Hungry Spawn's 4 damage points, in order (leave out to take them in list order).")
 
     @model_validator(mode="after")
     def _distinct(self) -> Self:
@@ -91,8 +91,9 @@ class Defender(Model):
     """The defending player (or the neutral units): his units, his stronghold and its development."""
 
     faction: Side | None = maybe()
-    stronghold: Stronghold | None = maybe()
-    development: Development | None = maybe()
+    stronghold: Stronghold | None = Field(None, description="The stronghold in the area (null: none).")
+    development: Development | None = Field(None, description="The defensive development on the stronghold "
+                                                                "(null: none).")
     use_development: bool | None = maybe()
     units: list[Unit] = Field(max_length=80)
 
@@ -109,8 +110,8 @@ class BattlePosition(OpenPosition):
     situation: Literal["battle"]
     attacker: Attacker
     defender: Defender
-    retreat_to: str | None = maybe("The adjacent area the losing side's units retreat to.",
-                                   title="Loser retreats to", max_length=80)
+    retreat_to: str | None = Field(None, max_length=80, title="Loser retreats to",
+                                   description="The adjacent area the losing side's units retreat to.")
 
     @model_validator(mode="after")
     def _two_sides(self) -> Self:
