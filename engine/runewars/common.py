@@ -59,10 +59,11 @@ def unique_keys(rows: Sequence[Mapping[str, Any]], key: str, path: str) -> None:
         seen.add(value)
 
 
-def refuse_duplicates(values: Sequence[object], key: str, path: str) -> None:
-    """Refuse, inside a model validator, the second row of *path* whose *key* repeats an earlier row's."""
+def refuse_duplicates(values: Sequence[object], key: str, path: str, what: str | None = None) -> None:
+    """Refuse, inside a model validator, the second row of *path* whose *key* repeats an earlier row's (the message
+    calls the value *what*, by default the key)."""
     seen: set[object] = set()
     for i, value in enumerate(values):
         if value in seen:
-            raise refuse(f"{key} {value!r} appears twice", f"{path}[{i}].{key}")
+            raise refuse(f"{what or key} {value!r} appears twice", f"{path}[{i}].{key}")
         seen.add(value)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from engine.model import Field, Model
+from engine.model import Field, Model, maybe
 from engine.schema import Schema, integer, obj
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
@@ -64,3 +64,18 @@ class Section(Model):
     special: int = Field(0, ge=0, le=9, title="Special ability icons")
     rout: int = Field(0, ge=0, le=9, title="Rout number")
     damage: int = Field(0, ge=0, le=9, title="Damage number")
+
+
+class FateCard(Model):
+    """One drawn Fate card: the icons in each of its four sections."""
+
+    number: int | None = maybe("The card's unique number, 1 to 30 (optional).", title="Card number", ge=1, le=30)
+    triangle: Section = Field(title="Triangle section")
+    circle: Section = Field(title="Circle section")
+    rectangle: Section = Field(title="Rectangle section")
+    hexagon: Section = Field(title="Hexagon section")
+
+    def section(self, unit_class: str) -> Section:
+        """Return the section a base shape reads."""
+        return {"triangle": self.triangle, "circle": self.circle, "rectangle": self.rectangle,
+                "hexagon": self.hexagon}[unit_class]
