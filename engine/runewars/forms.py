@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ConfigDict
 
 from engine.model import Field, Model, maybe
-from engine.schema import Schema, integer, obj
+from engine.schema import Schema, obj
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
 EFFECTS = ("special", "rout", "damage")
@@ -31,27 +31,6 @@ def doc(schema: Schema, title: str, description: str = "", default: Any = ...) -
     if default is not ...:
         out["default"] = default
     return out
-
-
-def section(title: str = "Fate card section") -> Schema:
-    """Return the schema of one Fate card section: optional special, rout and damage icons (``{}`` is a miss)."""
-    return doc(obj(special=doc(integer(0, 9), "Special ability icons", default=0),
-                   rout=doc(integer(0, 9), "Rout number", default=0),
-                   damage=doc(integer(0, 9), "Damage number", default=0)),
-               title, "The icons printed in this section; leave every number at 0 for a miss.")
-
-
-def fate_card() -> Schema:
-    """Return the schema of a whole Fate card: its number and its four sections, one per base shape."""
-    card = record({"number": doc(integer(1, 30), "Card number", "The card's unique number, 1 to 30 (optional)."),
-                   **{c: section(f"{c.title()} section") for c in CLASSES}}, list(CLASSES))
-    return doc(card, "Fate card", "One drawn Fate card: the icons in each of its four sections.")
-
-
-def read_section(raw: Any) -> dict[str, int]:
-    """Return a section's special, rout and damage counts (a missing key is 0)."""
-    raw = raw or {}
-    return {k: int(raw.get(k) or 0) for k in EFFECTS}
 
 
 # ------------------------------------------------------------------ typed parts (issue 23)
