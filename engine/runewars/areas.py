@@ -29,10 +29,11 @@ from engine.core import rule
 from engine.errors import UnreadableInputError
 from engine.runewars.common import FACTIONS, NAME, unique_keys
 from engine.runewars.forms import doc, record
-from engine.runewars.movement import BORDER, Mover, can_cross
+from engine.runewars.movement import BORDER_KINDS, Mover, can_cross
 from engine.schema import BOOL, Schema, arr, enum, integer, obj
 
 OWNERS = (*FACTIONS, "neutral")
+BORDER: Schema = {"type": "array", "prefixItems": [NAME, NAME, enum(*BORDER_KINDS)], "minItems": 3, "maxItems": 3}
 UNITS: Schema = doc(record({o: doc(integer(0, 80), o.title() if o != "neutral" else "Unallied neutral")
                             for o in OWNERS}),
                     "Units in the area", "How many units of each owner stand or lie routed in the area; allied "

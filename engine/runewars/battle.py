@@ -15,37 +15,109 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Literal, Self
+
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runewars import damage as dmg
-from engine.runewars.common import FACTIONS, GAME, NAME, faction_name, names, plural
-from engine.schema import BOOL, arr, enum, integer, nullable, obj
+from engine.runewars.common import GAME, Faction, Name, Side, faction_name, names, plural
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
 DEVELOPMENTS = ("reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb")
-UNIT = obj(["class"], id=NAME, type=NAME, routed=BOOL, health=integer(1, 30), damage=integer(0, 30))
-UNIT["properties"]["class"] = enum(*CLASSES)  # "class" is a Python keyword
-STRONGHOLD = obj(["strength"], strength=integer(0, 20), damaged=BOOL)
-SCHEMA: dict[str, Any] = obj(
-    ["attacker", "defender"], extra=True,
-    attacker=obj(["units"], faction=enum(*FACTIONS), conquer_supremacy=BOOL, units=arr(UNIT, max_items=80),
-                 over_limit_retreat=arr(NAME, max_items=80)),
-    defender=obj(["units"], faction=enum(*FACTIONS, "neutral"), stronghold=nullable(STRONGHOLD),
-                 development=nullable(enum(*DEVELOPMENTS)), use_development=BOOL, units=arr(UNIT, max_items=80)),
-)
-# Optional choices (0.2): the attacker's own picks for the Cursed Tomb's routs and the Hungry Spawn's damage, and
-# the area the loser retreats to (checked against the map by the ``retreat`` situation).
-SCHEMA["properties"]["attacker"]["properties"]["development_choices"] = {
-    **nullable(arr(NAME, max_items=8)), "title": "Figures hit by the development",
-    "description": "Unit ids the attacker picks: the 3 units he routs for the Cursed Tomb, or the unit taking each "
-                   "of the Hungry Spawn's 4 damage points, in order (leave out to take them in list order)."}
-SCHEMA["properties"]["retreat_to"] = {**nullable(NAME), "title": "Loser retreats to",
-                                      "description": "The adjacent area the losing side's units retreat to."}
+UnitClass = Literal["triangle", "circle", "rectangle", "hexagon"]
+Development = Literal["reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb"]
+Role = Literal["attacker", "defender"]
+StrongholdState = Literal["none", "kept", "damaged", "conquered"]
 DEV_RULE = {d: f"rw.developments.{d}" for d in DEVELOPMENTS}
 DEV_NAME = {d: d.replace("-", " ").title() for d in DEVELOPMENTS}
+
+
+class Unit(Model):
+    """A participating unit at the end of the rounds of combat (without an id, it is named after its type and its
+    place in the list)."""
+
+    id: str | None = maybe(max_length=80)
+    type: str | None = maybe(max_length=80)
+    routed: bool | None = maybe()
+    health: int | None = maybe(ge=1, le=30)
+    damage: int | None = maybe(ge=0, le=30)
+    unit_class: UnitClass = Field(alias="class")
+
+
+def _check_units(units: Sequence[Unit]) -> None:
+    """Refuse a unit already destroyed by its damage, then two units of one side with the same id."""
+    read = [BattleUnit.of(u, i) for i, u in enumerate(units)]
+    for i, u in enumerate(read):
+        if u.health is not None and u.damage >= u.health:
+            raise refuse(f"{u.id} has {u.damage} damage and {u.health} health; a unit whose damage reaches its "
+                         f"health is already destroyed", f"units[{i}].damage")
+    seen: set[str] = set()
+    for i, u in enumerate(read):
+        if u.id in seen:
+            raise refuse(f"two units are called {u.id!r}", f"units[{i}].id")
+        seen.add(u.id)
+
+
+class Attacker(Model):
+    """The attacking player: his faction, his participating units and his choices."""
+
+    faction: Faction | None = maybe()
+    conquer_supremacy: bool | None = maybe()
+    units: list[Unit] = Field(max_length=80)
+    over_limit_retreat: list[Name] | None = maybe(max_length=80)
+    development_choices: list[Name] | None = Field(
+        None, max_length=8, title="Figures hit by the development",
+        description="Unit ids the attacker picks: the 3 units he routs for the Cursed Tomb, or the unit taking each "
+                    "of the Hungry Spawn's 4 damage points, in order (leave out to take them in list order).")
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        _check_units(self.units)
+        return self
+
+
+class Stronghold(Model):
+    """The defender's stronghold in the contested area: its printed strength and which side is up."""
+
+    strength: int = Field(ge=0, le=20)
+    damaged: bool | None = maybe()
+
+
+class Defender(Model):
+    """The defending player (or the neutral units): his units, his stronghold and its development."""
+
+    faction: Side | None = maybe()
+    stronghold: Stronghold | None = Field(None, description="The stronghold in the area (null: none).")
+    development: Development | None = Field(None, description="The defensive development on the stronghold "
+                                                                "(null: none).")
+    use_development: bool | None = maybe()
+    units: list[Unit] = Field(max_length=80)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        _check_units(self.units)
+        return self
+
+
+class BattlePosition(OpenPosition):
+    """A Runewars battle after its rounds of combat: both sides' units, the stronghold and its development."""
+
+    game: Literal["runewars"]
+    situation: Literal["battle"]
+    attacker: Attacker
+    defender: Defender
+    retreat_to: str | None = Field(None, max_length=80, title="Loser retreats to",
+                                   description="The adjacent area the losing side's units retreat to.")
+
+    @model_validator(mode="after")
+    def _two_sides(self) -> Self:
+        if self.attacker.faction is not None and self.attacker.faction == self.defender.faction:
+            raise refuse(f"the attacker and the defender are both {self.attacker.faction}", "defender.faction")
+        return self
 
 
 @dataclass(frozen=True)
@@ -60,17 +132,11 @@ class BattleUnit:
     damage: int = 0
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any], index: int, side: str) -> BattleUnit:
-        """Read a unit; without an id it is named after its type and place in the list."""
-        kind = str(raw.get("type") or raw["class"])
-        uid = str(raw.get("id") or f"{kind} {index + 1}")
-        health = raw.get("health")
-        unit = cls(uid, kind, raw["class"], bool(raw.get("routed", False)), health, int(raw.get("damage") or 0))
-        if health is not None and unit.damage >= health:
-            raise UnreadableInputError(f"{uid} has {unit.damage} damage and {health} health; a unit whose damage "
-                                       f"reaches its health is already destroyed",
-                                       path=f"{side}.units[{index}].damage")
-        return unit
+    def of(cls, unit: Unit, index: int) -> BattleUnit:
+        """Return the unit read from the position; without an id it is named after its type and place in the list."""
+        kind = unit.type or unit.unit_class
+        return cls(unit.id or f"{kind} {index + 1}", kind, unit.unit_class, bool(unit.routed), unit.health,
+                   unit.damage or 0)
 
     def as_damage_unit(self) -> dmg.Unit:
         """Return the unit for the damage rules (its health only matters once damage is dealt)."""
@@ -78,28 +144,9 @@ class BattleUnit:
                         self.routed)
 
 
-def units_from(raw: Sequence[Mapping[str, Any]], side: str) -> list[BattleUnit]:
-    """Read one side's participating units, giving each a distinct id."""
-    out = [BattleUnit.from_json(u, i, side) for i, u in enumerate(raw)]
-    seen: set[str] = set()
-    for i, u in enumerate(out):
-        if u.id in seen:
-            raise UnreadableInputError(f"two units are called {u.id!r}", path=f"{side}.units[{i}].id")
-        seen.add(u.id)
-    return out
-
-
-@dataclass(frozen=True)
-class Stronghold:
-    """The defender's stronghold in the contested area: its printed strength and which side is up."""
-
-    strength: int
-    damaged: bool = False
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any] | None) -> Stronghold | None:
-        """Read the stronghold, or ``None`` when the area has none."""
-        return None if raw is None else cls(int(raw["strength"]), bool(raw.get("damaged", False)))
+def units_from(units: Sequence[Unit]) -> list[BattleUnit]:
+    """Return one side's participating units (distinct ids: the position's validation checked them)."""
+    return [BattleUnit.of(u, i) for i, u in enumerate(units)]
 
 
 @dataclass(frozen=True)
@@ -161,7 +208,7 @@ def is_attacker_winner(attacker: int, defender: int) -> bool:
 
 
 @rule("rw.battles.7a")
-def stronghold_result(has_stronghold: bool, attacker_won: bool, enemy_standing: bool) -> str:
+def stronghold_result(has_stronghold: bool, attacker_won: bool, enemy_standing: bool) -> StrongholdState:
     """Return what happens to the defender's stronghold: conquered when the attacker wins; when the defender wins,
     flipped to (or left on) its damaged side if standing enemy units are present, else kept as it is."""
     if not has_stronghold:
@@ -304,89 +351,160 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+class DevelopmentEffect(Outcome):
+    """The attacker's units the defensive development routed, destroyed or made retreat."""
+
+    routed: list[str]
+    destroyed: list[str]
+    retreated: list[str]
+
+
+class IfNotUsed(Outcome):
+    """The battle as it ends if the defender keeps his development."""
+
+    attacker_strength: int
+    defender_strength: int
+    winner: Role | None
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+class BattleOutcome(Outcome):
+    """Both sides' strength, the winner, the stronghold's fate and who retreats."""
+
+    attacker_strength: int | None = None
+    defender_strength: int | None = None
+    winner: Role | None = None
+    stronghold: StrongholdState | None = None
+    retreating: Role | None = None
+    development_used: bool | None = Field(None, exclude_if=_absent)
+    development_effect: DevelopmentEffect | None = Field(None, exclude_if=_absent)
+    if_not_used: IfNotUsed | None = Field(None, exclude_if=_absent)
+    attacker_strength_range: list[int] | None = Field(None, exclude_if=_absent)
+    retreat_to: str | None = Field(None, exclude_if=_absent)
+    units_beyond_limit: int | None = Field(None, exclude_if=_absent)
+    over_limit_retreat: list[str] | None = Field(None, exclude_if=_absent)
+
+
+def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
     """One sentence: who wins the battle at what strengths, the stronghold, and who retreats."""
-    att, dfd = pos["attacker"], pos["defender"]
-    a_name = f"the attacker ({faction_name(att['faction'])})" if att.get("faction") else "the attacker"
-    d_fac = dfd.get("faction")
+    att, dfd = pos.attacker, pos.defender
+    a_name = f"the attacker ({faction_name(att.faction)})" if att.faction else "the attacker"
+    d_fac = dfd.faction
     d_name = ("the neutral units" if d_fac == "neutral" else
               f"the defender ({faction_name(d_fac)})" if d_fac else "the defender")
     names_of = {"attacker": a_name, "defender": d_name}
-    ds = out["defender_strength"]
-    if out["winner"] is None:
-        lo, hi = out.get("attacker_strength_range") or [None, None]
+    ds = out.defender_strength
+    if out.winner is None:
+        lo, hi = out.attacker_strength_range or (None, None)
         return (f"The winner depends on which units take the Hungry Spawn's damage: {a_name} ends with {lo} to "
                 f"{hi} strength against {ds}, and the defender wins ties.")
-    as_ = out["attacker_strength"] if out["attacker_strength"] is not None else \
-        "/".join(map(str, out.get("attacker_strength_range") or []))
-    winner, loser = out["winner"], out["retreating"]
+    as_ = out.attacker_strength if out.attacker_strength is not None else \
+        "/".join(map(str, out.attacker_strength_range or []))
+    winner, loser = out.winner, str(out.retreating)
     w_name = names_of[winner][:1].upper() + names_of[winner][1:]
     score = f"{as_} to {ds}" if winner == "attacker" else f"{ds} to {as_}"
-    tie = " (ties go to the defender)" if out["attacker_strength"] == ds else ""
+    tie = " (ties go to the defender)" if out.attacker_strength == ds else ""
     castle = {"conquered": "; the stronghold is conquered", "damaged": "; the stronghold is damaged",
-              "kept": "; the stronghold stays as it is"}.get(str(out["stronghold"]), "")
-    beyond = out.get("units_beyond_limit") or 0
+              "kept": "; the stronghold stays as it is"}.get(str(out.stronghold), "")
+    beyond = out.units_beyond_limit or 0
     extra = f"; {plural(beyond, 'attacking unit')} beyond the limit of 8 must also retreat" if beyond else ""
     verb = "retreat" if names_of[loser] == "the neutral units" else "retreats"
     wins = "win" if names_of[winner] == "the neutral units" else "wins"
-    dev = dfd.get("development")
+    dev = dfd.development
     if any(d.field == "defender.use_development" for d in trace.decisions) and dev:
         w_name = f"If the defender uses his {DEV_NAME[dev]} (he may still decline), {names_of[winner]}"
     return f"{w_name} {wins} the battle {score}{tie}{castle}, and {names_of[loser]} {verb}{extra}."
 
 
-@situation(GAME, "battle", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Tally a battle's strength and resolve it: units, routed hexagons, stronghold, developments, ties, retreat."""
-    att, dfd = pos["attacker"], pos["defender"]
-    a_fac, d_fac = att.get("faction"), dfd.get("faction")
-    if a_fac is not None and a_fac == d_fac:
-        raise UnreadableInputError(f"the attacker and the defender are both {a_fac}", path="defender.faction")
-    attackers, defenders = units_from(att["units"], "attacker"), units_from(dfd["units"], "defender")
-    stronghold = Stronghold.from_json(dfd.get("stronghold"))
-    conquer = bool(att.get("conquer_supremacy", False))
-    dev = dfd.get("development")
-    out: dict[str, Any] = {"attacker_strength": None, "defender_strength": None, "winner": None,
-                           "stronghold": None, "retreating": None}
-    a_name, d_name = _side_name(a_fac, "attacker"), _side_name(d_fac, "defender")
-    trace.step(f"Battle: {a_name} with {plural(len(attackers), 'participating unit')} against {d_name} with "
-               f"{plural(len(defenders), 'participating unit')}"
+@dataclass
+class Battle:
+    """The battle as the steps work it out: both sides' units, the stronghold, the development and the tally."""
+
+    pos: BattlePosition
+    attackers: list[BattleUnit]
+    defenders: list[BattleUnit]
+    dev: str | None
+    used: bool
+    asked: bool  # the defender was not asked whether he uses an optional development
+    result: Tally | None = None
+
+    @property
+    def stronghold(self) -> Stronghold | None:
+        """Return the defender's stronghold in the area."""
+        return self.pos.defender.stronghold
+
+    @property
+    def conquer(self) -> bool:
+        """Return whether the attacker has the Conquer Supremacy Bonus."""
+        return bool(self.pos.attacker.conquer_supremacy)
+
+    @property
+    def tally(self) -> Tally:
+        """Return the tally once strength is counted."""
+        assert self.result is not None
+        return self.result
+
+
+def _announce(battle: Battle, trace: Trace) -> None:
+    """The battle and its sides, before strength is tallied."""
+    a_name = _side_name(battle.pos.attacker.faction, "attacker")
+    d_name = _side_name(battle.pos.defender.faction, "defender")
+    stronghold = battle.stronghold
+    trace.step(f"Battle: {a_name} with {plural(len(battle.attackers), 'participating unit')} against {d_name} with "
+               f"{plural(len(battle.defenders), 'participating unit')}"
                + (f" and a {'damaged ' if stronghold.damaged else ''}stronghold" if stronghold else "")
                + "; after the rounds of combat both sides tally their strength.",
                "rw.battles", "rw.battles.6")
+
+
+def _fortifications(battle: Battle, trace: Trace, corpus: Corpus) -> bool:
+    """Step 6a, Fortifications: the defensive development (checked, perhaps declined) and what it does; return
+    whether the battle can be tallied."""
+    dev, used = battle.dev, battle.used
     if dev:
-        _check_development(dev, d_fac, stronghold, trace, corpus)
+        _check_development(dev, battle.pos.defender.faction, battle.stronghold, trace, corpus)
         if trace.violations:
-            return out
-    use = dfd.get("use_development")
-    used = bool(dev) and use is not False
-    if dev and use is None and corpus.facts_of(DEV_RULE[dev]).get("optional"):
+            return False
+    if battle.asked:
+        assert dev is not None
         trace.decide("defender", f"whether to discard the {DEV_NAME[dev]} to use it (the ruling assumes he does)",
                      "rw.battles.6a", DEV_RULE[dev], options=[True, False], field="defender.use_development")
-    picked = picked_effect(dev if used else None, attackers, att.get("development_choices"), corpus)
+    picked = picked_effect(dev if used else None, battle.attackers, battle.pos.attacker.development_choices, corpus)
     if picked is not None and picked[0] is None:
         trace.violations.extend(picked[1].violations)
         trace.steps.extend(picked[1].steps)
-        return out
-    result = tally(attackers, defenders, stronghold, conquer, dev if used else None, corpus,
-                   picked[0] if picked else None)
+        return False
+    battle.result = tally(battle.attackers, battle.defenders, battle.stronghold, battle.conquer,
+                          dev if used else None, corpus, picked[0] if picked else None)
     if dev and used:
-        _narrate_effect(dev, result.effect, trace, corpus)
+        _narrate_effect(dev, battle.tally.effect, trace, corpus)
         trace.steps.extend(picked[1].steps if picked else [])
     elif dev:
         trace.step(f"(a) Fortifications: the defender does not use his {DEV_NAME[dev]}.", "rw.battles.6a")
     else:
         trace.step("(a) Fortifications: the defender has no defensive development in the area.", "rw.battles.6a")
-    a_left = result.effect.units
+    return True
+
+
+def _count_units(battle: Battle, trace: Trace) -> None:
+    """Step 6b, Count units: standing units and routed hexagon units add 1 strength each."""
+    result, a_left = battle.tally, battle.tally.effect.units
     hex_cite = ["rw.unit-classes.hexagon"] if any(u.routed and u.unit_class == "hexagon"
-                                               for u in (*a_left, *defenders)) else []
+                                               for u in (*a_left, *battle.defenders)) else []
     trace.step(f"(b) Count units: the attacker has {_count_text(a_left)}, strength {result.attacker_units}; the "
-               f"defender has {_count_text(defenders)}, strength {result.defender_units}.",
+               f"defender has {_count_text(battle.defenders)}, strength {result.defender_units}.",
                unit_strength, *hex_cite)
+
+
+def _count_stronghold(battle: Battle, trace: Trace, corpus: Corpus) -> None:
+    """Step 6c, Stronghold: the defender adds his stronghold's strength; then both totals."""
+    result, stronghold = battle.tally, battle.stronghold
     if stronghold is None:
         trace.step("(c) Stronghold: the defender has no stronghold in the area, so nothing is added.", "rw.battles.6c")
-    elif conquer:
+    elif battle.conquer:
         cut = corpus.fact("rw.conquer-order.supremacy", "enemy_stronghold_strength_reduction")
         trace.step(f"(c) Stronghold: its strength {stronghold.strength} counts {cut} less against the attacker's "
                    f"Conquer Supremacy Bonus, so it adds {result.stronghold} (a stronghold never adds less than 0).",
@@ -396,47 +514,70 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
     bonus = f" + {result.effect.defender_bonus} (Reinforced Walls)" if result.effect.defender_bonus else ""
     trace.step(f"Strength: attacker {result.attacker}; defender {result.defender_units} + {result.stronghold}{bonus} "
                f"= {result.defender}.", "rw.term.strength", *([reinforced_walls] if bonus else []))
-    out["attacker_strength"], out["defender_strength"] = result.attacker, result.defender
-    out["development_used"] = used
-    if used and (result.effect.routed or result.effect.destroyed or result.effect.retreated):
-        out["development_effect"] = {"routed": list(result.effect.routed),
-                                     "destroyed": list(result.effect.destroyed),
-                                     "retreated": list(result.effect.retreated)}
-    if dev and use is None and used and corpus.facts_of(DEV_RULE[dev]).get("optional"):
-        alt = tally(attackers, defenders, stronghold, conquer, None, corpus)
-        out["if_not_used"] = {"attacker_strength": alt.attacker, "defender_strength": alt.defender,
-                              "winner": alt.winner}
+
+
+def _record_tally(battle: Battle, out: BattleOutcome, corpus: Corpus) -> None:
+    """The strengths, whether the development was used, what it did, and the battle without it."""
+    result = battle.tally
+    effect = result.effect
+    out.attacker_strength, out.defender_strength = result.attacker, result.defender
+    out.development_used = battle.used
+    if battle.used and (effect.routed or effect.destroyed or effect.retreated):
+        out.development_effect = DevelopmentEffect(routed=list(effect.routed), destroyed=list(effect.destroyed),
+                                                   retreated=list(effect.retreated))
+    if battle.asked and battle.used:
+        alt = tally(battle.attackers, battle.defenders, battle.stronghold, battle.conquer, None, corpus)
+        out.if_not_used = IfNotUsed(attacker_strength=alt.attacker, defender_strength=alt.defender,
+                                    winner=_role(alt.winner))
+
+
+def _role(side: str | None) -> Role | None:
+    return "attacker" if side == "attacker" else "defender" if side == "defender" else None
+
+
+def _unknown_loss(battle: Battle, out: BattleOutcome, trace: Trace) -> bool:
+    """With a unit's health unknown, the Hungry Spawn's loss is a range; return whether the winner is still open."""
+    result = battle.tally
     unknown = result.effect.unknown_loss
-    if unknown:
-        lo = result.attacker - unknown
-        out["attacker_strength"] = None
-        out["attacker_strength_range"] = [lo, result.attacker]
-        blank = next(i for i, u in enumerate(att["units"]) if u.get("health") is None)
-        trace.decide("attacker", "the units that take the Hungry Spawn's damage (give each unit's health to "
-                     "settle it)", hungry_spawn, "rw.dealing-damage-to-units",
-                     field=f"attacker.units[{blank}].health")
-        if result.winner is None:
-            trace.step(f"The winner depends on those units: the attacker ends with between {lo} and "
-                       f"{result.attacker} strength against {result.defender}, and the defender wins ties.",
-                       is_attacker_winner)
-            return out
-        trace.step(f"Whatever the damage destroys, the attacker ends with between {lo} and {result.attacker} "
-                   f"strength against {result.defender}.", is_attacker_winner)
-    winner = result.winner
+    if not unknown:
+        return False
+    lo = result.attacker - unknown
+    out.attacker_strength = None
+    out.attacker_strength_range = [lo, result.attacker]
+    blank = next(i for i, u in enumerate(battle.pos.attacker.units) if u.health is None)
+    trace.decide("attacker", "the units that take the Hungry Spawn's damage (give each unit's health to "
+                 "settle it)", hungry_spawn, "rw.dealing-damage-to-units",
+                 field=f"attacker.units[{blank}].health")
+    if result.winner is None:
+        trace.step(f"The winner depends on those units: the attacker ends with between {lo} and "
+                   f"{result.attacker} strength against {result.defender}, and the defender wins ties.",
+                   is_attacker_winner)
+        return True
+    trace.step(f"Whatever the damage destroys, the attacker ends with between {lo} and {result.attacker} "
+               f"strength against {result.defender}.", is_attacker_winner)
+    return False
+
+
+def _winner(battle: Battle, out: BattleOutcome, trace: Trace, corpus: Corpus) -> tuple[Role, Role]:
+    """Step 7, the higher strength wins (the defender wins ties); step 7a, the stronghold's fate."""
+    result, stronghold = battle.tally, battle.stronghold
+    winner = _role(result.winner)
     assert winner is not None
-    loser = "defender" if winner == "attacker" else "attacker"
+    loser: Role = "defender" if winner == "attacker" else "attacker"
     tie = result.attacker == result.defender
     trace.step("Tie: the defender wins ties." if tie else f"The {winner} has the higher strength and wins the battle.",
                is_attacker_winner)
-    standing = sum(1 for u in a_left if not u.routed)
+    standing = sum(1 for u in result.effect.units if not u.routed)
+    unknown = result.effect.unknown_loss
     damage_dealt = int(corpus.fact("rw.developments.hungry-spawn", "damage_dealt")) if unknown else 0
-    state: str | None = stronghold_result(stronghold is not None, winner == "attacker", standing > 0)
+    state: StrongholdState | None = stronghold_result(stronghold is not None, winner == "attacker", standing > 0)
     if unknown and state == "damaged" and standing <= damage_dealt:
         state = None
         trace.step("Whether standing enemy units remain, and so whether the stronghold is damaged, depends on the "
                    "units the Hungry Spawn destroys.", stronghold_result)
-    out.update(winner=winner, stronghold=state, retreating=loser)
-    retreat_destination(pos.get("retreat_to"), loser, loser == "defender" and d_fac == "neutral", trace, out)
+    out.winner, out.stronghold, out.retreating = winner, state, loser
+    neutral_loser = loser == "defender" and battle.pos.defender.faction == "neutral"
+    retreat_destination(battle.pos.retreat_to, loser, neutral_loser, trace, out)
     texts = {"none": "(a) Stronghold: there is no stronghold to damage or conquer.",
              "conquered": "(a) Stronghold: the attacker removes the defender's stronghold and may put one of his own "
                           "there, damaged side up.",
@@ -445,39 +586,74 @@ def resolve_battle(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict
              "kept": "(a) Stronghold: no standing enemy unit is present, so the stronghold stays as it is."}
     if state is not None:
         trace.step(texts[state], stronghold_result)
-    if state == "conquered" and dev:
-        trace.step(f"The {DEV_NAME[dev]} on the conquered stronghold is destroyed with it.", "rw.developments.limit")
+    if state == "conquered" and battle.dev:
+        trace.step(f"The {DEV_NAME[battle.dev]} on the conquered stronghold is destroyed with it.",
+                   "rw.developments.limit")
+    return winner, loser
+
+
+def _aftermath(battle: Battle, winner: Role, loser: Role, trace: Trace) -> None:
+    """Steps 7b-7d: heal, the loser retreats, the winner puts his units back."""
     trace.step("(b) Heal: both players remove all damage tokens from their units.", "rw.battles.7b")
-    where = "rw.retreats.neutral" if (loser == "defender" and d_fac == "neutral") else "rw.retreats.player-units"
+    neutral = loser == "defender" and battle.pos.defender.faction == "neutral"
+    where = "rw.retreats.neutral" if neutral else "rw.retreats.player-units"
     trace.step(f"(c) The {loser} loses: all his participating units retreat together into 1 adjacent area and are "
                f"routed (units routed during the battle may retreat too); his units in the area that took no part "
                f"are destroyed.", "rw.battles.7c", "rw.retreats.routed", where, "rw.battles.7c.routed-may-retreat",
                "rw.battles.7c.non-participants")
     trace.step(f"(d) The {winner} puts his surviving units back in the area (units routed in the battle stay routed) "
                f"and removes the battle marker.", "rw.battles.7d")
+
+
+def _over_limit(battle: Battle, winner: Role, out: BattleOutcome, trace: Trace, corpus: Corpus) -> None:
+    """A winning attacker with more than 8 units in the area retreats the extra ones, all to a single area."""
+    a_left = battle.tally.effect.units
     limit = int(corpus.fact("rw.movement-restrictions.unit-limit", "max_units_per_area"))
     beyond = max(0, len(a_left) - limit) if winner == "attacker" else 0
-    out["units_beyond_limit"] = beyond
-    if beyond:
-        trace.step(f"The attacker won with {len(a_left)} units in the area, more than {limit}: {beyond} of them must "
-                   f"retreat, all to a single area.", "rw.movement-restrictions.unit-limit.battle")
-        chosen = att.get("over_limit_retreat")
-        if chosen is None:
-            trace.decide("attacker", f"{plural(beyond, 'unit')} to retreat out of the area (all to a single area)",
-                         "rw.movement-restrictions.unit-limit.battle", "rw.retreats",
-                         options=[u.id for u in a_left], field="attacker.over_limit_retreat")
-        else:
-            ids = [u.id for u in a_left]
-            strangers = [c for c in chosen if c not in ids]
-            if strangers or len(set(chosen)) != len(chosen) or len(chosen) != beyond:
-                trace.violate(f"{plural(beyond, 'unit')} beyond the limit must retreat, one each of the attacker's "
-                              f"surviving units; the position names {names(list(chosen))}"
-                              + (f" ({names(strangers)} not among them)" if strangers else ""),
-                              "rw.movement-restrictions.unit-limit.battle")
-            else:
-                out["over_limit_retreat"] = list(chosen)
-                trace.step(f"{names(list(chosen))} retreat out of the area, all to a single area.",
-                           "rw.movement-restrictions.unit-limit.battle", "rw.retreats")
+    out.units_beyond_limit = beyond
+    if not beyond:
+        return
+    trace.step(f"The attacker won with {len(a_left)} units in the area, more than {limit}: {beyond} of them must "
+               f"retreat, all to a single area.", "rw.movement-restrictions.unit-limit.battle")
+    chosen = battle.pos.attacker.over_limit_retreat
+    if chosen is None:
+        trace.decide("attacker", f"{plural(beyond, 'unit')} to retreat out of the area (all to a single area)",
+                     "rw.movement-restrictions.unit-limit.battle", "rw.retreats",
+                     options=[u.id for u in a_left], field="attacker.over_limit_retreat")
+        return
+    ids = [u.id for u in a_left]
+    strangers = [c for c in chosen if c not in ids]
+    if strangers or len(set(chosen)) != len(chosen) or len(chosen) != beyond:
+        trace.violate(f"{plural(beyond, 'unit')} beyond the limit must retreat, one each of the attacker's "
+                      f"surviving units; the position names {names(list(chosen))}"
+                      + (f" ({names(strangers)} not among them)" if strangers else ""),
+                      "rw.movement-restrictions.unit-limit.battle")
+        return
+    out.over_limit_retreat = list(chosen)
+    trace.step(f"{names(list(chosen))} retreat out of the area, all to a single area.",
+               "rw.movement-restrictions.unit-limit.battle", "rw.retreats")
+
+
+@situation(GAME, "battle", BattlePosition, labels=LABELS)
+@summarized(_summary)
+def resolve_battle(pos: BattlePosition, trace: Trace, corpus: Corpus) -> BattleOutcome:
+    """Tally a battle's strength and resolve it: units, routed hexagons, stronghold, developments, ties, retreat."""
+    dev, use = pos.defender.development, pos.defender.use_development
+    used = bool(dev) and use is not False
+    asked = bool(dev and use is None and corpus.facts_of(DEV_RULE[dev]).get("optional"))
+    battle = Battle(pos, units_from(pos.attacker.units), units_from(pos.defender.units), dev, used, asked)
+    out = BattleOutcome()
+    _announce(battle, trace)
+    if not _fortifications(battle, trace, corpus):
+        return out
+    _count_units(battle, trace)
+    _count_stronghold(battle, trace, corpus)
+    _record_tally(battle, out, corpus)
+    if _unknown_loss(battle, out, trace):
+        return out
+    winner, loser = _winner(battle, out, trace, corpus)
+    _aftermath(battle, winner, loser, trace)
+    _over_limit(battle, winner, out, trace, corpus)
     return out
 
 
@@ -514,12 +690,12 @@ def picked_effect(development: str | None, units: Sequence[BattleUnit], picks: S
 
 
 @rule("rw.retreats", "rw.battles.7c")
-def retreat_destination(area: str | None, loser: str, neutral: bool, trace: Trace, out: dict[str, Any]) -> None:
+def retreat_destination(area: str | None, loser: str, neutral: bool, trace: Trace, out: BattleOutcome) -> None:
     """Record the area the loser's units retreat to, when the position names it (the ``retreat`` situation
     checks it against the map: friendly first, else empty, or uncontrolled for neutral units; borders permitting)."""
     if area is None:
         return
-    out["retreat_to"] = area
+    out.retreat_to = area
     must = ("an adjacent uncontrolled area, picked by the player on the current player's left" if neutral else
             "an adjacent friendly area, or an empty one when none is friendly")
     trace.step(f"The {loser}'s participating units retreat together to {area}, as stated (it must be {must}).",

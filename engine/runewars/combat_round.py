@@ -16,64 +16,83 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTIONS, GAME, NAME, names, plural
-from engine.runewars.forms import CLASSES, EFFECTS, doc, fate_card, read_section
-from engine.schema import BOOL, arr, enum, integer, nullable, obj
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.runewars.common import GAME, Name, Side, names, plural, refuse_duplicates
+from engine.runewars.forms import EFFECTS, FateCard
 
 SIDES = ("attacker", "defender")
-TYPE = obj(["type", "class", "initiative", "standing"],
-           type=doc(NAME, "Unit type", "The unit type's name, e.g. Archer."),
-           initiative=doc(integer(1, 5), "Initiative", "The initiative row of this type (1-5).", 1),
-           standing=doc(integer(0, 40), "Standing units", "Standing units of this type in the battle now.", 1),
-           routed=doc(integer(0, 40), "Routed units", "Routed units of this type in the battle (they draw no "
-                      "cards).", 0),
-           drawn=doc(BOOL, "Already drew", "This type already drew Fate cards in this battle.", False),
-           supporting_heroes=doc(integer(0, 9), "Supporting heroes", "Heroes placed beside this type in step 3 of "
-                                 "the battle (at most 1).", 0))
-TYPE["properties"]["class"] = doc(enum(*CLASSES), "Base shape", "The unit class: which Fate card section it reads.",
-                                  "triangle")  # "class" is a Python keyword
-SIDE = obj(["types"],
-           faction=doc(enum(*FACTIONS, "neutral"), "Faction", "The side's faction (neutral for unallied neutral "
-                       "defenders)."),
-           types=doc(arr(TYPE, max_items=12), "Unit types", "The side's unit types in the battle (other "
-                     "initiatives may be listed; they are ignored)."),
-           chosen=doc(nullable(NAME), "Type drawing now", "The unit type that draws in this exchange (needed only "
-                      "when several could).", None),
-           cards=doc(arr(fate_card(), max_items=41), "Cards drawn", "The Fate cards drawn for the chosen type, in "
-                     "draw order (leave out to get the draw counts only)."),
-           discard=doc(nullable(integer(0, 40)), "Discarded card", "Index in the cards of the card thrown away "
-                       "because a hero supports the type.", None))
-SCHEMA: dict[str, Any] = obj(
-    ["initiative", "attacker", "defender"], extra=True,
-    initiative=doc(integer(1, 5), "Initiative now fighting", "The round of combat: the initiative row that "
-                   "attacks.", 1),
-    attacker=doc(SIDE, "Attacker"),
-    defender=doc(SIDE, "Defender"),
-)
+UnitClass = Literal["triangle", "circle", "rectangle", "hexagon"]
 
 
-@dataclass(frozen=True)
-class UnitType:
+class UnitType(Model):
     """A unit type of one side in the battle."""
 
-    name: str
-    unit_class: str
-    initiative: int
-    standing: int
-    routed: int = 0
-    drawn: bool = False
-    heroes: int = 0
+    type: Name = Field(title="Unit type", description="The unit type's name, e.g. Archer.")
+    initiative: int = Field(ge=1, le=5, description="The initiative row of this type (1-5).",
+                            json_schema_extra={"default": 1})
+    standing: int = Field(ge=0, le=40, title="Standing units", json_schema_extra={"default": 1},
+                          description="Standing units of this type in the battle now.")
+    routed: int = Field(0, ge=0, le=40, title="Routed units",
+                        description="Routed units of this type in the battle (they draw no cards).")
+    drawn: bool = Field(False, title="Already drew", description="This type already drew Fate cards in this battle.")
+    supporting_heroes: int = Field(0, ge=0, le=9, description="Heroes placed beside this type in step 3 of the "
+                                                              "battle (at most 1).")
+    unit_class: UnitClass = Field(alias="class", title="Base shape",
+                                  description="The unit class: which Fate card section it reads.",
+                                  json_schema_extra={"default": "triangle"})
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> UnitType:
-        """Read a unit type of the position."""
-        return cls(str(raw["type"]), raw["class"], int(raw["initiative"]), int(raw["standing"]),
-                   int(raw.get("routed") or 0), bool(raw.get("drawn", False)), int(raw.get("supporting_heroes") or 0))
+    @property
+    def name(self) -> str:
+        """Return the type's name."""
+        return self.type
+
+    @property
+    def heroes(self) -> int:
+        """Return the heroes supporting the type."""
+        return self.supporting_heroes
+
+
+class CombatSide(Model):
+    """One side of the battle: its unit types, the type drawing now and the cards it drew."""
+
+    faction: Side | None = maybe("The side's faction (neutral for unallied neutral defenders).")
+    types: list[UnitType] = Field(max_length=12, title="Unit types", description="The side's unit types in the "
+                                  "battle (other initiatives may be listed; they are ignored).")
+    chosen: Name | None = Field(None, title="Type drawing now", description="The unit type that draws in this "
+                                "exchange (needed only when several could).")
+    cards: list[FateCard] | None = maybe("The Fate cards drawn for the chosen type, in draw order (leave out to get "
+                                         "the draw counts only).", title="Cards drawn", max_length=41)
+    discard: int | None = Field(None, ge=0, le=40, title="Discarded card", description="Index in the cards of the "
+                                "card thrown away because a hero supports the type.")
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        refuse_duplicates([t.type for t in self.types], "type", "types", "unit type")
+        return self
+
+
+class CombatRoundPosition(OpenPosition):
+    """One exchange of a round of combat: the initiative fighting and both sides' unit types."""
+
+    model_config = ConfigDict(title="Combat round")
+
+    game: Literal["runewars"]
+    situation: Literal["combat_round"]
+    initiative: int = Field(ge=1, le=5, title="Initiative now fighting", description="The round of combat: the "
+                            "initiative row that attacks.", json_schema_extra={"default": 1})
+    attacker: CombatSide
+    defender: CombatSide
+
+    def side(self, name: str) -> CombatSide:
+        """Return one side."""
+        return self.attacker if name == "attacker" else self.defender
 
 
 @dataclass(frozen=True)
@@ -100,14 +119,16 @@ def cards_to_draw(t: UnitType, corpus: Corpus, extra: bool = True) -> int:
 
 
 @rule("rw.fate-card-breakdown", "rw.unit-classes")
-def totals(cards: Sequence[Mapping[str, Any]], unit_class: str, discard: int | None = None) -> dict[str, int]:
+def totals(cards: Sequence[FateCard], unit_class: str, discard: int | None = None) -> dict[str, int]:
     """Return the special, rout and damage icons of the section matching the base shape, over the kept cards."""
     out = dict.fromkeys(EFFECTS, 0)
     for i, card in enumerate(cards):
         if i == discard:
             continue
-        for k, v in read_section(card.get(unit_class)).items():
-            out[k] += v
+        section = card.section(unit_class)
+        out["special"] += section.special
+        out["rout"] += section.rout
+        out["damage"] += section.damage
     return out
 
 
@@ -123,26 +144,16 @@ def sequence(att: Mapping[str, int], dfd: Mapping[str, int]) -> list[dict[str, A
     return out
 
 
-def _types(side: str, raw: Sequence[Mapping[str, Any]]) -> list[UnitType]:
-    out = [UnitType.from_json(t) for t in raw]
-    seen: set[str] = set()
-    for i, t in enumerate(out):
-        if t.name in seen:
-            raise UnreadableInputError(f"unit type {t.name!r} appears twice", path=f"{side}.types[{i}].type")
-        seen.add(t.name)
-    return out
-
-
-def _choose(side: str, raw: Mapping[str, Any], initiative: int, trace: Trace) -> tuple[UnitType | None, bool]:
+def _choose(side: str, raw: CombatSide, initiative: int, trace: Trace) -> tuple[UnitType | None, bool]:
     """Return the type drawing for a side and whether it is settled (False: a decision or a violation)."""
-    types = _types(side, raw["types"])
+    types = raw.types
     for t in types:
         if t.heroes > 1:
             trace.violate(f"the {side}'s {t.name} has {t.heroes} supporting heroes; each hero supports a "
                           f"different unit type, at most 1 per type", "rw.heroes-supporting-battles", "rw.battles.3")
             return None, False
     eligible = [t for t in types if is_eligible(t, initiative)]
-    name = raw.get("chosen")
+    name = raw.chosen
     if name is not None:
         found = next((t for t in types if t.name == name), None)
         if found is None:
@@ -167,13 +178,13 @@ def _choose(side: str, raw: Mapping[str, Any], initiative: int, trace: Trace) ->
     return (eligible[0] if eligible else None), True
 
 
-def _draw(side: str, raw: Mapping[str, Any], initiative: int, trace: Trace, corpus: Corpus) -> Draw:
+def _draw(side: str, raw: CombatSide, initiative: int, trace: Trace, corpus: Corpus) -> Draw:
     """Work out one side's draw: type, number of cards, and the section totals once the cards are known."""
     t, settled = _choose(side, raw, initiative, trace)
     if not settled:
         return Draw(None, None, None)
     if t is None:
-        if raw.get("cards"):
+        if raw.cards:
             trace.violate(f"the {side} lists cards, but none of his unit types can draw at initiative {initiative}",
                           is_eligible, "rw.rounds-of-combat.repeat")
             return Draw(None, 0, None)
@@ -181,7 +192,7 @@ def _draw(side: str, raw: Mapping[str, Any], initiative: int, trace: Trace, corp
                    f"row has yet to draw, so he draws nothing.", "rw.rounds-of-combat.repeat",
                    "rw.routed-units-and-heroes")
         return Draw(None, 0, dict.fromkeys(EFFECTS, 0))
-    cards = raw.get("cards")
+    cards = raw.cards
     base = cards_to_draw(t, corpus, extra=False)
     extra = bool(t.heroes) and (cards is None or len(cards) == base + 1)
     n = cards_to_draw(t, corpus, extra=extra)
@@ -202,7 +213,7 @@ def _draw(side: str, raw: Mapping[str, Any], initiative: int, trace: Trace, corp
                       + " (the full number is always drawn)", "rw.resolving-fate-cards.1", cards_to_draw,
                       *(["rw.heroes-supporting-battles"] if len(cards) > base else []))
         return Draw(t, n, None)
-    discard = raw.get("discard")
+    discard = raw.discard
     if discard is not None and (not extra or discard >= len(cards)):
         trace.violate(f"the {side} names card {discard} to discard, but "
                       + ("no extra card was drawn" if not extra else f"only {plural(len(cards), 'card')} were drawn"),
@@ -228,27 +239,40 @@ LABELS: dict[str, Label] = {
 }
 
 
-@situation(GAME, "combat_round", SCHEMA, labels=LABELS)
-def resolve_combat_round(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve one exchange of a round of combat: who draws how many Fate cards, their totals and the order."""
-    initiative = int(pos["initiative"])
-    trace.step(f"Round {initiative} of combat: initiative {initiative} units attack; the attacker picks a unit "
-               f"type and draws, then the defender.", "rw.rounds-of-combat", "rw.battles.5")
-    draws = {s: _draw(s, pos[s], initiative, trace, corpus) for s in SIDES}
-    out: dict[str, Any] = {}
-    for s in SIDES:
-        d = draws[s]
-        out[f"{s}_type"] = d.type.name if d.type else None
-        out[f"{s}_draws"] = d.draws
-        out[f"{s}_results"] = d.results
-    a, b = draws["attacker"].results, draws["defender"].results
-    out["sequence"] = None
-    if trace.violations or a is None or b is None:
-        if not trace.violations and not trace.decisions:
-            trace.summarize(_draw_summary(draws) + "; give the cards drawn to total them")
-        return out
-    seq = sequence(a, b)
-    out["sequence"] = seq
+class SectionTotals(Outcome):
+    """The special, rout and damage icons of the kept cards."""
+
+    special: int
+    rout: int
+    damage: int
+
+
+class Resolution(Outcome):
+    """One effect to resolve: whose, which and how many."""
+
+    side: Literal["attacker", "defender"]
+    effect: Literal["special", "rout", "damage"]
+    count: int
+
+
+class CombatRoundOutcome(Outcome):
+    """Each side's type drawing, its number of Fate cards and their icons, and the order of resolution."""
+
+    attacker_type: str | None = None
+    attacker_draws: int | None = None
+    attacker_results: SectionTotals | None = None
+    defender_type: str | None = None
+    defender_draws: int | None = None
+    defender_results: SectionTotals | None = None
+    sequence: list[Resolution] | None = None
+
+
+def _totals(res: Mapping[str, int] | None) -> SectionTotals | None:
+    return None if res is None else SectionTotals(special=res["special"], rout=res["rout"], damage=res["damage"])
+
+
+def _order(draws: Mapping[str, Draw], seq: Sequence[Mapping[str, Any]], trace: Trace) -> None:
+    """Steps 3-5: specials, then routs, then damage, the attacker first each time; every drawn card resolves."""
     if not seq:
         trace.step("Nothing to resolve: every kept card is a miss (or no side drew).", "rw.term.miss",
                    "rw.rounds-of-combat.repeat")
@@ -261,6 +285,28 @@ def resolve_combat_round(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -
                    "defender's drawing units first (Concurrent Attack Rule).", "rw.concurrent-attack-rule")
     trace.step("Then both sides discard the drawn cards; standing units of this row that have not drawn go next, "
                "then the next initiative row.", "rw.rounds-of-combat.repeat")
+
+
+@situation(GAME, "combat_round", CombatRoundPosition, labels=LABELS)
+def resolve_combat_round(pos: CombatRoundPosition, trace: Trace, corpus: Corpus) -> CombatRoundOutcome:
+    """Resolve one exchange of a round of combat: who draws how many Fate cards, their totals and the order."""
+    initiative = pos.initiative
+    trace.step(f"Round {initiative} of combat: initiative {initiative} units attack; the attacker picks a unit "
+               f"type and draws, then the defender.", "rw.rounds-of-combat", "rw.battles.5")
+    draws = {s: _draw(s, pos.side(s), initiative, trace, corpus) for s in SIDES}
+    att, dfd = draws["attacker"], draws["defender"]
+    out = CombatRoundOutcome(attacker_type=att.type.name if att.type else None, attacker_draws=att.draws,
+                             attacker_results=_totals(att.results),
+                             defender_type=dfd.type.name if dfd.type else None, defender_draws=dfd.draws,
+                             defender_results=_totals(dfd.results))
+    a, b = att.results, dfd.results
+    if trace.violations or a is None or b is None:
+        if not trace.violations and not trace.decisions:
+            trace.summarize(_draw_summary(draws) + "; give the cards drawn to total them")
+        return out
+    seq = sequence(a, b)
+    out.sequence = [Resolution(side=e["side"], effect=e["effect"], count=e["count"]) for e in seq]
+    _order(draws, seq, trace)
     trace.summarize(_draw_summary(draws) + (": " + "; ".join(_side_text(s, draws[s]) for s in SIDES
                                                              if draws[s].draws)
                                             + " (specials, then routs, then damage, the attacker first)"

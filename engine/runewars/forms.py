@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.schema import Schema, integer, obj
+from pydantic import ConfigDict
+
+from engine.model import Field, Model, maybe
+from engine.schema import Schema, obj
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
 EFFECTS = ("special", "rout", "damage")
@@ -30,22 +33,28 @@ def doc(schema: Schema, title: str, description: str = "", default: Any = ...) -
     return out
 
 
-def section(title: str = "Fate card section") -> Schema:
-    """Return the schema of one Fate card section: optional special, rout and damage icons (``{}`` is a miss)."""
-    return doc(obj(special=doc(integer(0, 9), "Special ability icons", default=0),
-                   rout=doc(integer(0, 9), "Rout number", default=0),
-                   damage=doc(integer(0, 9), "Damage number", default=0)),
-               title, "The icons printed in this section; leave every number at 0 for a miss.")
+# ------------------------------------------------------------------ typed parts (issue 23)
+
+class Section(Model):
+    """The icons printed in this section; leave every number at 0 for a miss."""
+
+    model_config = ConfigDict(title="Fate card section")
+
+    special: int = Field(0, ge=0, le=9, title="Special ability icons")
+    rout: int = Field(0, ge=0, le=9, title="Rout number")
+    damage: int = Field(0, ge=0, le=9, title="Damage number")
 
 
-def fate_card() -> Schema:
-    """Return the schema of a whole Fate card: its number and its four sections, one per base shape."""
-    card = record({"number": doc(integer(1, 30), "Card number", "The card's unique number, 1 to 30 (optional)."),
-                   **{c: section(f"{c.title()} section") for c in CLASSES}}, list(CLASSES))
-    return doc(card, "Fate card", "One drawn Fate card: the icons in each of its four sections.")
+class FateCard(Model):
+    """One drawn Fate card: the icons in each of its four sections."""
 
+    number: int | None = maybe("The card's unique number, 1 to 30 (optional).", title="Card number", ge=1, le=30)
+    triangle: Section = Field(title="Triangle section")
+    circle: Section = Field(title="Circle section")
+    rectangle: Section = Field(title="Rectangle section")
+    hexagon: Section = Field(title="Hexagon section")
 
-def read_section(raw: Any) -> dict[str, int]:
-    """Return a section's special, rout and damage counts (a missing key is 0)."""
-    raw = raw or {}
-    return {k: int(raw.get(k) or 0) for k in EFFECTS}
+    def section(self, unit_class: str) -> Section:
+        """Return the section a base shape reads."""
+        return {"triangle": self.triangle, "circle": self.circle, "rectangle": self.rectangle,
+                "hexagon": self.hexagon}[unit_class]

@@ -15,48 +15,110 @@ Answers: ``destroy_in_target`` [names] for units over the limit, ``engagement_ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Annotated, Any, Literal, Self
 
 import networkx as nx
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTIONS, GAME, NAME, SEASON, ItemsCheck, faction_name, names, plural, unique_keys
-from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural, refuse_duplicates
 
 BORDER_KINDS = ("plain", "mountain", "water")
-AREA = obj(["id"], id=NAME, name=NAME, controller=nullable(enum(*FACTIONS)), neutral_units=integer(0, 80),
-           enemy_units=integer(0, 80), activation_tokens=arr(enum(*FACTIONS), max_items=16), units=integer(0, 80))
-BORDER: Schema = {"type": "array", "prefixItems": [NAME, NAME, enum(*BORDER_KINDS)], "minItems": 3, "maxItems": 3}
-MOVER = obj(["id", "from"], id=NAME, type=NAME, fast=BOOL, flying=BOOL, routed=BOOL, hero=BOOL)
-MOVER["properties"]["from"] = NAME  # "from" is a Python keyword
-# The map's areas and borders are checked item by item by the resolver (ItemsCheck: same schema, same messages and
-# paths, ~50x faster than jsonschema on a 60-area map); the item schemas are published under $defs.
-AREAS = ItemsCheck(AREA)
-BORDERS = ItemsCheck(BORDER)
-MAP = obj(["areas", "borders"],
-          areas={"type": "array", "minItems": 1, "maxItems": 500,
-                 "description": "areas of the map; each item follows #/$defs/area"},
-          borders={"type": "array", "maxItems": 3000,
-                   "description": "[area, area, kind] for each pair of adjacent areas; each item follows "
-                                  "#/$defs/border"})
-SCHEMA: dict[str, Any] = obj(
-    ["player", "target_area", "map", "movers"], extra=True,
-    season=SEASON,
-    player=enum(*FACTIONS),
-    order=enum("mobilize", "conquer"),
-    target_area=NAME,
-    battles_this_order=integer(0, 10),
-    map=MAP,
-    movers=arr(MOVER, max_items=200),
-    destroy_in_target=arr(NAME, max_items=80),
-    engagement_choice=enum("battle", "diplomacy"),
-)
-SCHEMA["$defs"] = {"area": AREA, "border": BORDER}
+BorderKind = Literal["plain", "mountain", "water"]
+Border = Annotated[tuple[Name, Name, BorderKind], Field(strict=False)]
+"""Two adjacent areas and the kind of the border between them: ``[area, area, kind]`` (a JSON array)."""
+
+
+class MapArea(Model):
+    """An area of the map: who controls it, the units in it and the activation tokens on it."""
+
+    model_config = ConfigDict(title="Area")
+
+    id: Name
+    name: Name | None = maybe()
+    controller: Faction | None = Field(None, description="The faction controlling the area (null: nobody).")
+    neutral_units: int | None = maybe(ge=0, le=80)
+    enemy_units: int | None = maybe(ge=0, le=80)
+    activation_tokens: list[Faction] | None = maybe(max_length=16)
+    units: int | None = maybe(ge=0, le=80)
+
+
+def check_borders(areas: Sequence[str], borders: Sequence[tuple[str, str, str]]) -> None:
+    """Refuse (in a model validator) a border naming an unknown area, joining an area to itself, or contradicting
+    an earlier border between the same two areas."""
+    known = set(areas)
+    kinds: dict[frozenset[str], str] = {}
+    for i, (a, b, kind) in enumerate(borders):
+        for j, end in enumerate((a, b)):
+            if end not in known:
+                raise refuse(f"border {i + 1} names {end!r}, which is not an area of the map", f"borders[{i}][{j}]")
+        if a == b:
+            raise refuse(f"border {i + 1} joins {a!r} to itself", f"borders[{i}]")
+        old = kinds.setdefault(frozenset((a, b)), kind)
+        if old != kind:
+            raise refuse(f"the border between {a!r} and {b!r} is given as both {old} and {kind}", f"borders[{i}][2]")
+
+
+class MobilizeMap(Model):
+    """The map: its areas and the borders between them."""
+
+    model_config = ConfigDict(title="Map")
+
+    areas: list[MapArea] = Field(min_length=1, max_length=500, description="areas of the map")
+    borders: list[Border] = Field(max_length=3000,
+                                  description="[area, area, kind] for each pair of adjacent areas")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        refuse_duplicates([a.id for a in self.areas], "id", "areas")
+        check_borders([a.id for a in self.areas], self.borders)
+        return self
+
+
+class MoverEntry(Model):
+    """A figure the player would like to move: a unit or a hero, fast, flying or routed."""
+
+    model_config = ConfigDict(title="Mover")
+
+    id: Name
+    type: Name | None = maybe()
+    fast: bool | None = maybe()
+    flying: bool | None = maybe()
+    routed: bool | None = maybe()
+    hero: bool | None = maybe()
+    start: Name = Field(alias="from")
+
+
+class MobilizePosition(OpenPosition):
+    """A Mobilize or Conquer order: the area activated, the map and the figures that would move in."""
+
+    game: Literal["runewars"]
+    situation: Literal["mobilize"]
+    season: Season | None = maybe()
+    player: Faction
+    order: Literal["mobilize", "conquer"] | None = maybe()
+    target_area: Name
+    battles_this_order: int | None = maybe(ge=0, le=10)
+    map: MobilizeMap
+    movers: list[MoverEntry] = Field(max_length=200)
+    destroy_in_target: list[Name] | None = maybe(max_length=80)
+    engagement_choice: Literal["battle", "diplomacy"] | None = maybe()
+
+    @model_validator(mode="after")
+    def _on_the_map(self) -> Self:
+        ids = {a.id for a in self.map.areas}
+        if self.target_area not in ids:
+            raise refuse(f"{self.target_area!r} is not an area of the map", "target_area")
+        refuse_duplicates([m.id for m in self.movers], "id", "movers")
+        for i, m in enumerate(self.movers):
+            if m.start not in ids:
+                raise refuse(f"{m.start!r} is not an area of the map", f"movers[{i}].from")
+        return self
 
 
 @dataclass(frozen=True)
@@ -71,11 +133,10 @@ class Area:
     units: int = 0
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Area:
-        """Read an area of the position's map."""
-        return cls(str(raw["id"]), raw.get("controller"), int(raw.get("neutral_units") or 0),
-                   int(raw.get("enemy_units") or 0), tuple(raw.get("activation_tokens") or ()),
-                   int(raw.get("units") or 0))
+    def of(cls, area: MapArea) -> Area:
+        """Return the area of the position's map."""
+        return cls(area.id, area.controller, area.neutral_units or 0, area.enemy_units or 0,
+                   tuple(area.activation_tokens or ()), area.units or 0)
 
 
 @dataclass(frozen=True)
@@ -90,10 +151,9 @@ class Mover:
     hero: bool = False
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Mover:
-        """Read a mover of the position."""
-        return cls(str(raw["id"]), str(raw["from"]), bool(raw.get("fast", False)), bool(raw.get("flying", False)),
-                   bool(raw.get("routed", False)), bool(raw.get("hero", False)))
+    def of(cls, mover: MoverEntry) -> Mover:
+        """Return the mover of the position."""
+        return cls(mover.id, mover.start, bool(mover.fast), bool(mover.flying), bool(mover.routed), bool(mover.hero))
 
     @property
     def kind(self) -> str:
@@ -109,25 +169,12 @@ class Board:
     graph: nx.Graph
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Board:
-        """Build the map graph, refusing borders that name unknown areas or contradict each other."""
-        AREAS.check(raw["areas"], "map.areas")
-        BORDERS.check(raw["borders"], "map.borders")
-        unique_keys(raw["areas"], "id", "map.areas")
-        areas = {str(a["id"]): Area.from_json(a) for a in raw["areas"]}
+    def of(cls, raw: MobilizeMap) -> Board:
+        """Build the map graph (the position's validation refused unknown areas and contradicting borders)."""
+        areas = {a.id: Area.of(a) for a in raw.areas}
         graph = nx.Graph()
         graph.add_nodes_from(areas)
-        for i, (a, b, kind) in enumerate(raw["borders"]):
-            for j, end in enumerate((a, b)):
-                if end not in areas:
-                    raise UnreadableInputError(f"border {i + 1} names {end!r}, which is not an area of the map",
-                                               path=f"map.borders[{i}][{j}]")
-            if a == b:
-                raise UnreadableInputError(f"border {i + 1} joins {a!r} to itself", path=f"map.borders[{i}]")
-            old = graph.get_edge_data(a, b)
-            if old is not None and old["kind"] != kind:
-                raise UnreadableInputError(f"the border between {a!r} and {b!r} is given as both {old['kind']} "
-                                           f"and {kind}", path=f"map.borders[{i}][2]")
+        for a, b, kind in raw.borders:
             graph.add_edge(a, b, kind=kind)
         return cls(areas, graph)
 
@@ -291,110 +338,134 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+class MoverResult(Outcome):
+    """Whether a figure can move in, by which path, or why not."""
+
+    can_move: bool
+    path: list[str] | None
+    reason: str | None = Field(None, exclude_if=lambda v: v is None)
+    distance: int | None = Field(None, exclude_if=lambda v: v is None)
+
+
+class MobilizeOutcome(Outcome):
+    """Whether the area can be activated, each figure's path, and what happens in the area."""
+
+    can_activate: bool
+    movers: dict[str, MoverResult] = Field(default_factory=dict)
+    units_in_target: int | None = Field(None, exclude_if=lambda v: v is None)
+    destroy_excess: int | None = Field(None, exclude_if=lambda v: v is None)
+    engagement: Literal["none", "battle", "battle_or_diplomacy"] | None = Field(None, exclude_if=lambda v: v is None)
+    engagement_choice: Literal["battle", "diplomacy"] | None = Field(None, exclude_if=lambda v: v is None)
+
+
+def _summary(pos: MobilizePosition, out: MobilizeOutcome, trace: Trace) -> str:
     """One sentence: the activated area, the figures that can move in, and what happens there."""
-    player, target = faction_name(pos["player"]), pos["target_area"]
-    movers = out["movers"]
-    moving = [m for m, e in movers.items() if e.get("can_move")]
+    player, target = faction_name(pos.player), pos.target_area
+    movers = out.movers
+    moving = [m for m, e in movers.items() if e.can_move]
     text = (f"{player} activates {target}: {len(moving)} of {plural(len(movers), 'figure')} can move in"
             + (f" ({names(moving)})" if 0 < len(moving) <= 5 else ""))
-    engagement = out.get("engagement")
+    engagement = out.engagement
     if engagement == "battle":
         text += "; they start a battle there"
     elif engagement == "battle_or_diplomacy":
-        choice = out.get("engagement_choice")
+        choice = out.engagement_choice
         text += (f"; {player} chooses to {'battle the neutral units' if choice == 'battle' else 'attempt diplomacy'}"
                  if choice else "; they must battle the neutral units there or attempt diplomacy")
-    if out.get("destroy_excess"):
-        text += f"; {plural(out['destroy_excess'], 'unit')} over the limit of 8 are destroyed there" + (
+    if out.destroy_excess:
+        text += f"; {plural(out.destroy_excess, 'unit')} over the limit of 8 are destroyed there" + (
             " (his choice which)" if any(d.field == "destroy_in_target" for d in trace.decisions) else "")
     return text + "."
 
 
-@situation(GAME, "mobilize", SCHEMA, labels=LABELS)
+def _blocked(m: Mover, target: str, player: str, board: Board, second: bool) -> tuple[str, list[Any]] | None:
+    """Return why a figure cannot move at all (and the rule saying so), before any path is sought."""
+    if m.start == target:
+        return f"it is already in {target}", [f"{m.id} is already in {target}; it has nothing to move.",
+                                              "rw.moving-units-with-mobilize-and-conquer-orders"]
+    if is_routed(m):
+        return f"a routed {m.kind} cannot move", [f"{m.id} cannot move: it is routed.",
+                                                  "rw.hero-movement.activation" if m.hero
+                                                  else "rw.routed-units-and-heroes"]
+    if is_held_by_activation(m, board.areas[m.start], player):
+        return (f"{m.start} holds {player}'s activation token, and units cannot leave it",
+                [f"{m.id} cannot move: {m.start} holds {player}'s own activation token and units may not leave it "
+                 f"(except by retreating).", "rw.activation-tokens.no-leaving"])
+    if not m.hero and second:
+        return ("moving units in would start a second battle with this order",
+                [f"{m.id} cannot move: {target} holds enemy units and this order has already fought its battle.",
+                 is_second_battle])
+    return None
+
+
+def _move(m: Mover, pos: MobilizePosition, board: Board, second: bool, trace: Trace,
+          corpus: Corpus) -> MoverResult:
+    """One figure: can it move, and by which shortest legal path within its range."""
+    target, player, season = pos.target_area, pos.player, pos.season
+    reach = move_range(m, corpus)
+    stopped = _blocked(m, target, player, board, second)
+    if stopped is not None:
+        reason, (text, cite) = stopped
+        trace.step(text, cite)
+        return MoverResult(can_move=False, path=None, reason=reason)
+    path = legal_path(board, m, target, player, season, reach)
+    if path is None:
+        reason, why = why_blocked(board, m, target, season, reach)
+        trace.step(f"{m.id} cannot reach {target}: {reason}.", *why)
+        return MoverResult(can_move=False, path=None, reason=reason)
+    cites = path_cites(board, m, path, season, player)
+    special = [w for w, on in (("fast", m.fast), ("flying", m.flying)) if on]
+    what = " ".join([*special, m.kind])
+    trace.step(f"{m.id} ({what}, range {reach}) moves {' → '.join(path)} "
+               f"({plural(len(path) - 1, 'area')}).", *cites)
+    return MoverResult(can_move=True, path=path, distance=len(path) - 1)
+
+
+@situation(GAME, "mobilize", MobilizePosition, labels=LABELS)
 @summarized(_summary)
-def resolve_mobilize(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def resolve_mobilize(pos: MobilizePosition, trace: Trace, corpus: Corpus) -> MobilizeOutcome:
     """Activate an area and find which figures can move into it and by which shortest legal path."""
-    board = Board.from_json(pos["map"])
-    player, target, season = pos["player"], pos["target_area"], pos.get("season")
-    if target not in board.areas:
-        raise UnreadableInputError(f"{target!r} is not an area of the map", path="target_area")
-    unique_keys(pos["movers"], "id", "movers")
-    movers = [Mover.from_json(m) for m in pos["movers"]]
-    for i, m in enumerate(movers):
-        if m.start not in board.areas:
-            raise UnreadableInputError(f"{m.start!r} is not an area of the map", path=f"movers[{i}].from")
+    board = Board.of(pos.map)
+    player, target = pos.player, pos.target_area
+    movers = [Mover.of(m) for m in pos.movers]
     area = board.areas[target]
-    order = str(pos.get("order") or "mobilize").title()
-    out: dict[str, Any] = {"can_activate": can_activate(area, player), "movers": {}}
-    if not out["can_activate"]:
+    order = (pos.order or "mobilize").title()
+    out = MobilizeOutcome(can_activate=can_activate(area, player))
+    if not out.can_activate:
         trace.violate(f"{target} already holds one of {faction_name(player)}'s activation tokens; he may move units "
                       "into it but "
                       f"may not activate it again", can_activate)
-        out["movers"] = {m.id: {"can_move": False, "path": None, "reason": "the area cannot be activated"}
-                         for m in movers}
+        out.movers = {m.id: MoverResult(can_move=False, path=None, reason="the area cannot be activated")
+                      for m in movers}
         return out
     trace.step(f"{order}: {player} places an activation token in {target} before moving anything.",
                can_activate)
     engagement = engagement_in(area, player)
-    battles = int(pos.get("battles_this_order") or 0)
+    battles = pos.battles_this_order or 0
     second = is_second_battle(engagement, battles, corpus)
     moving_units = 0
     for m in movers:
-        reach = move_range(m, corpus)
-        entry: dict[str, Any]
-        if m.start == target:
-            entry = {"can_move": False, "path": None, "reason": f"it is already in {target}"}
-            trace.step(f"{m.id} is already in {target}; it has nothing to move.",
-                       "rw.moving-units-with-mobilize-and-conquer-orders")
-        elif is_routed(m):
-            entry = {"can_move": False, "path": None, "reason": f"a routed {m.kind} cannot move"}
-            trace.step(f"{m.id} cannot move: it is routed.",
-                       "rw.hero-movement.activation" if m.hero else "rw.routed-units-and-heroes")
-        elif is_held_by_activation(m, board.areas[m.start], player):
-            entry = {"can_move": False, "path": None,
-                     "reason": f"{m.start} holds {player}'s activation token, and units cannot leave it"}
-            trace.step(f"{m.id} cannot move: {m.start} holds {player}'s own activation token and units may not "
-                       f"leave it (except by retreating).", "rw.activation-tokens.no-leaving")
-        elif not m.hero and second:
-            entry = {"can_move": False, "path": None,
-                     "reason": "moving units in would start a second battle with this order"}
-            trace.step(f"{m.id} cannot move: {target} holds enemy units and this order has already fought its "
-                       f"battle.", is_second_battle)
-        else:
-            path = legal_path(board, m, target, player, season, reach)
-            if path is None:
-                reason, why = why_blocked(board, m, target, season, reach)
-                entry = {"can_move": False, "path": None, "reason": reason}
-                trace.step(f"{m.id} cannot reach {target}: {reason}.", *why)
-            else:
-                entry = {"can_move": True, "path": path, "distance": len(path) - 1}
-                moving_units += 0 if m.hero else 1
-                cites = path_cites(board, m, path, season, player)
-                special = [w for w, on in (("fast", m.fast), ("flying", m.flying)) if on]
-                what = " ".join([*special, m.kind])
-                trace.step(f"{m.id} ({what}, range {reach}) moves {' → '.join(path)} "
-                           f"({plural(len(path) - 1, 'area')}).", *cites)
-        out["movers"][m.id] = entry
-    _target_rules(area, player, engagement, moving_units, battles, trace, corpus, out, pos.get("destroy_in_target"),
-                  pos.get("engagement_choice"))
+        entry = out.movers[m.id] = _move(m, pos, board, second, trace, corpus)
+        moving_units += 1 if entry.can_move and not m.hero else 0
+    _target_rules(area, player, engagement, moving_units, battles, trace, corpus, out, pos.destroy_in_target,
+                  pos.engagement_choice)
     return out
 
 
 def _target_rules(area: Area, player: str, engagement: str, moving: int, battles: int, trace: Trace,
-                  corpus: Corpus, out: dict[str, Any], destroyed: list[str] | None = None,
-                  choice: str | None = None) -> None:
+                  corpus: Corpus, out: MobilizeOutcome, destroyed: list[str] | None = None,
+                  choice: Literal["battle", "diplomacy"] | None = None) -> None:
     """Record what happens in the activated area: battle or diplomacy, and the limit of 8 units."""
     limit = int(corpus.fact("rw.movement-restrictions.unit-limit", "max_units_per_area"))
     allied = area.neutral_units if is_friendly(area, player) else 0
     total = area.units + allied + moving
-    out["units_in_target"] = total
-    out["destroy_excess"] = 0
+    out.units_in_target = total
+    out.destroy_excess = 0
     if engagement == "none":
-        out["engagement"] = "none"
+        out.engagement = "none"
         over = max(0, total - limit)
         if over:
-            out["destroy_excess"] = over
+            out.destroy_excess = over
             trace.step(f"{area.id} would hold {total} of {player}'s units (allied neutral units count, heroes do "
                        f"not), {over} over the limit of {limit}: he destroys {plural(over, 'unit')} there.",
                        "rw.movement-restrictions.unit-limit", "rw.allied-units.limits")
@@ -412,7 +483,7 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
                        "rw.movement-restrictions.unit-limit")
         return
     if not moving:
-        out["engagement"] = "none"
+        out.engagement = "none"
         trace.step(f"No unit moves into {area.id}, so no battle starts there (heroes start none).",
                    "rw.hero-movement.enemy-areas")
         return
@@ -420,7 +491,7 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
         engagement = "battle"
         trace.step(f"With {total} units in a neutral area, more than {limit}, {player} may not attempt diplomacy and "
                    f"must battle.", "rw.movement-restrictions.unit-limit.battle")
-    out["engagement"] = engagement
+    out.engagement = "battle" if engagement == "battle" else "battle_or_diplomacy"
     if engagement == "battle":
         trace.step(f"Units moving into {area.id} must start a battle against the units there.", "rw.movement",
                    "rw.battles")
@@ -431,7 +502,7 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
             trace.decide(player, "battle the neutral units or attempt diplomacy", "rw.diplomacy",
                          options=["battle", "diplomacy"], field="engagement_choice")
         else:
-            out["engagement_choice"] = choice
+            out.engagement_choice = choice
             what = "battle the neutral units" if choice == "battle" else "attempt diplomacy"
             trace.step(f"{faction_name(player)} chooses to {what}.", "rw.diplomacy")
         if battles:

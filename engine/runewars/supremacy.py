@@ -9,19 +9,30 @@ cards, 4 used a year; they return to hand each spring).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus, get_corpus
-from engine.runewars.common import GAME, SEASON, names
-from engine.schema import arr, integer, obj
+from engine.model import Field, OpenPosition, Outcome, maybe
+from engine.runewars.common import GAME, Season, names
 
-SCHEMA: dict[str, Any] = obj(
-    ["order", "orders_in_play"], extra=True,
-    order=integer(1, 8),
-    orders_in_play=arr(integer(1, 8), max_items=16),
-    season=SEASON,
-)
+OrderNumber = Annotated[int, Field(ge=1, le=8)]
+
+
+class SupremacyPosition(OpenPosition):
+    """An Order card being resolved, and its player's Order cards in play this year."""
+
+    game: Literal["runewars"]
+    situation: Literal["supremacy"]
+    order: OrderNumber
+    orders_in_play: list[OrderNumber] = Field(max_length=16)
+    season: Season | None = maybe()
+
+
+class SupremacyOutcome(Outcome):
+    """Whether the Order card gets its Supremacy Bonus (null when the position is not legal)."""
+
+    supremacy_bonus: bool | None = None
 
 
 def order_name(number: int, corpus: Corpus) -> str:
@@ -52,13 +63,13 @@ def max_cards_per_year(corpus: Corpus) -> int:
 LABELS: dict[str, Label] = {"supremacy_bonus": "Supremacy Bonus"}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: SupremacyPosition, out: SupremacyOutcome, trace: Trace) -> str:
     """One sentence: whether the Order card gets its Supremacy Bonus, and why."""
     corpus = get_corpus()
-    order = int(pos["order"])
+    order = pos.order
     card = order_name(order, corpus)
-    others = [int(o) for o in pos["orders_in_play"] if int(o) != order]
-    if out["supremacy_bonus"]:
+    others = [o for o in pos.orders_in_play if o != order]
+    if out.supremacy_bonus:
         return f"{card} gets its Supremacy Bonus: no higher Order card of the player is in play."
     higher = sorted(o for o in others if o > order)
     if higher:
@@ -67,14 +78,14 @@ def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> st
     return f"{card} has no Supremacy Bonus ability."
 
 
-@situation(GAME, "supremacy", SCHEMA, labels=LABELS)
+@situation(GAME, "supremacy", SupremacyPosition, labels=LABELS)
 @summarized(_summary)
-def resolve_supremacy(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def resolve_supremacy(pos: SupremacyPosition, trace: Trace, corpus: Corpus) -> SupremacyOutcome:
     """Decide whether an Order card gets its Supremacy Bonus from the player's Order cards in play this year."""
-    order = int(pos["order"])
-    listed = [int(o) for o in pos["orders_in_play"]]
-    season = pos.get("season")
-    out: dict[str, Any] = {"supremacy_bonus": None}
+    order = pos.order
+    listed = list(pos.orders_in_play)
+    season = pos.season
+    out = SupremacyOutcome()
     active = order_name(order, corpus)
     others = list(listed)
     if order in others:
@@ -95,12 +106,12 @@ def resolve_supremacy(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> d
     trace.step(f"The player resolves {active}; his other Order cards in play this year: {earlier}. Other players' "
                f"cards do not matter.", "rw.supremacy-bonus")
     if not has_supremacy_ability(order, corpus):
-        out["supremacy_bonus"] = False
+        out.supremacy_bonus = False
         trace.step(f"{active} has no Supremacy Bonus ability (it is always its player's highest card in play).",
                    has_supremacy_ability, "rw.fortify-order")
         return out
     bonus = is_highest_in_play(order, others)
-    out["supremacy_bonus"] = bonus
+    out.supremacy_bonus = bonus
     if season == "spring":
         trace.step("In spring no other Order card is in play, so the card always gets its Supremacy Bonus.",
                    "rw.supremacy-bonus.spring", is_highest_in_play)
