@@ -493,12 +493,12 @@ ROOT_MUST = {"documents.yaml": "a mapping with 'documents' and 'games'", "rules"
 
 
 def _validate(model: type[M], doc: YamlDoc, raw: Any, where: str, root: str,
-              problems: list[Problem]) -> M | None:
-    """Return *raw* (part of *doc*) read as *model*, or ``None`` with each error a problem at its line."""
+              problems: list[Problem], line: int = 0) -> M | None:
+    """Return *raw* (part of *doc*, at *line*) read as *model*, or ``None`` with each error a problem at its line."""
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        problems.extend(problems_of(exc, doc, raw, where, {**MUST, "": ROOT_MUST[root]}))
+        problems.extend(problems_of(exc, doc, raw, where, {**MUST, "": ROOT_MUST[root]}, line=line))
         return None
 
 
@@ -518,28 +518,37 @@ def _read_rules_file(path: Path, rel: str, doc: Document, problems: list[Problem
                      index: list[IndexEntry]) -> None:
     """Read one chapter file of *doc*: its paragraphs and index lines (each validated on its own)."""
     ydoc = _read_yaml(path, rel, problems)
-    parsed = None if ydoc is None else _validate(RulesFile, ydoc, ydoc.data, "", "rules", problems)
-    if ydoc is None or parsed is None:
+    if ydoc is None:
         return
-    for item in parsed.paragraphs or []:
-        para = _build_paragraph(item, doc, ydoc, problems)
+    parsed = _validate(RulesFile, ydoc, ydoc.data, "", "rules", problems)
+    if parsed is None and isinstance(ydoc.data, dict):  # an unknown or malformed key: read what is readable
+        readable = {k: v for k, v in ydoc.data.items() if k in RulesFile.model_fields and isinstance(v, list)}
+        parsed = RulesFile.model_validate(readable)
+    if parsed is None:
+        return
+    for n, item in enumerate(parsed.paragraphs or []):
+        para = _build_paragraph(item, doc, ydoc, problems, ydoc.line_of(("paragraphs", n)))
         if para is not None:
             paragraphs.append(para)
-    for item in parsed.index or []:
-        line = ydoc.line(item)
-        entry = _validate(IndexLine, ydoc, item, "index line", "index", problems)
+    for n, item in enumerate(parsed.index or []):
+        line = ydoc.line_of(("index", n))
+        entry = _validate(IndexLine, ydoc, item, "index line", "index", problems, line)
         if entry is not None:
             index.append(IndexEntry(doc.key, entry.entry, tuple(entry.see), rel, line))
 
 
-def _build_paragraph(raw: Any, doc: Document, ydoc: YamlDoc, problems: list[Problem]) -> Paragraph | None:
-    """Return the paragraph *raw* of *doc*'s file *ydoc*, adding each problem found (``None`` when unusable)."""
+def _build_paragraph(raw: Any, doc: Document, ydoc: YamlDoc, problems: list[Problem],
+                     line: int) -> Paragraph | None:
+    """Return the paragraph *raw* (at *line* of *doc*'s file *ydoc*), adding each problem found.
+
+    ``None`` when it is unusable (not well typed).
+    """
     pid = raw.get("id") if isinstance(raw, dict) else None
     where = f"paragraph {pid!r}" if isinstance(pid, str) and pid else "paragraph"
-    entry = _validate(ParagraphEntry, ydoc, raw, where, "paragraph", problems)
+    entry = _validate(ParagraphEntry, ydoc, raw, where, "paragraph", problems, line)
     if entry is None:
         return None
-    line = ydoc.line(raw)
+    line = ydoc.line(raw) or line
     problems.extend(Problem(ydoc.file, line, f"{where}: {message}") for message in _entry_problems(entry, doc))
     return _paragraph(entry, doc, ydoc.file, line)
 

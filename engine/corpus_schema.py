@@ -246,28 +246,30 @@ def _wording(error: Mapping[str, Any], loc: tuple[int | str, ...], value: Any, m
     if wanted is not None:
         return f"{path} must be {wanted}, got {value!r}".lstrip()
     if loc and loc[0] in LISTS:
-        return f"{path} must be a list of strings, got {value!r}"
+        return f"{path} must be {'a string' if isinstance(loc[-1], int) else 'a list of strings'}, got {value!r}"
     text = str(error.get("msg", "invalid value"))
     return f"{path}: {text[:1].lower() + text[1:]}, got {value!r}"
 
 
 def problems_of(exc: ValidationError, doc: YamlDoc, base: Any, where: str,
-                must: Mapping[str, str] = MUST, at: tuple[int | str, ...] = ()) -> list[Problem]:
+                must: Mapping[str, str] = MUST, at: tuple[int | str, ...] = (), line: int = 0) -> list[Problem]:
     """Return *exc*'s errors (the validation of *base*, part of *doc*) as problems at their lines.
 
     Each message starts with *where* (``paragraph 'ra.x'``) and says which value is wrong and why; the
     path of a value in the message starts with *at* (where *base* sits in its file, e.g. ``facts.hand``).
+    *line* is the line of *base* when it is a plain value (whose line the reader does not keep).
     """
     out: list[Problem] = []
     seen: set[tuple[int, str]] = set()
     for error in exc.errors(include_url=False, include_input=False):
         loc = tuple(p for p in error["loc"] if isinstance(p, int | str))
-        line = doc.line_of(loc[:-1] if loc and error["type"] == "missing" else loc, base)
+        found = doc.line_of(loc[:-1] if loc and error["type"] == "missing" else loc, base)
+        found = line if line and not doc.line(base) else found
         message = _wording(error, loc, _value_at(base, loc), must, at)
         message = message if len(message) <= 300 else message[:297] + "..."
-        if (line, message) not in seen:
-            seen.add((line, message))
-            out.append(Problem(doc.file, line, f"{where}: {message}" if where else message))
+        if (found, message) not in seen:
+            seen.add((found, message))
+            out.append(Problem(doc.file, found, f"{where}: {message}" if where else message))
     return out
 
 

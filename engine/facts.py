@@ -145,7 +145,7 @@ def read_schema(root: Path, report: Report) -> dict[str, FactType] | None:
         return None
     try:
         doc = read_yaml(path, SCHEMA_FILE)
-        parsed = FactsFile.model_validate(doc.data)
+        FactsFile.model_validate(doc.data)
     except YamlError as exc:
         report(exc.line, exc.message)
         return {}
@@ -153,9 +153,10 @@ def read_schema(root: Path, report: Report) -> dict[str, FactType] | None:
         for problem in problems_of(exc, doc, doc.data, "", _MUST):
             report(problem.line, problem.message)
         return {}
+    entries = doc.data["facts"]  # the mapping read (its lines are known), now known to be one
     schema: dict[str, FactType] = {}
-    for key, spec in parsed.facts.items():
-        found = _declaration(doc, parsed.facts, key, spec, report)
+    for key, spec in entries.items():
+        found = _declaration(doc, entries, key, spec, report)
         if found is not None:
             schema[key] = found
     return schema
@@ -163,13 +164,14 @@ def read_schema(root: Path, report: Report) -> dict[str, FactType] | None:
 
 def _declaration(doc: YamlDoc, entries: Mapping[Any, Any], key: Any, spec: Any, report: Report) -> FactType | None:
     """Return the declaration of *key* (*spec*), or ``None`` after reporting what is wrong with it."""
+    line = doc.line_of((key,), entries)
     if not isinstance(key, str) or not KEY_RE.match(key):
-        report(doc.line_of((key,), entries), f"facts.{key}: key {key!r} is not a snake_case word")
+        report(line, f"facts.{key}: key {key!r} is not a snake_case word")
         return None
     try:
         declared = _DECLARATION.validate_python(spec)
     except ValidationError as exc:
-        for problem in problems_of(exc, doc, spec, "", _DECLARATION_MUST, at=("facts", key)):
+        for problem in problems_of(exc, doc, spec, "", _DECLARATION_MUST, at=("facts", key), line=line):
             report(problem.line, problem.message)
         return None
     types = tuple(t.strip() for t in declared.type.split("|"))
