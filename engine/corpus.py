@@ -8,10 +8,8 @@ index, quick reference and site built from it.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
-import json
 import logging
 import os
 import re
@@ -19,21 +17,18 @@ import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
-import yaml
+from pydantic import BaseModel, BeforeValidator, PlainSerializer, TypeAdapter, ValidationError
 
+from engine.corpus_schema import ID_RE as ID_RE
+from engine.corpus_schema import KINDS as KINDS
+from engine.corpus_schema import MUST, DocumentsFile, IndexLine, ParagraphEntry, RulesFile, TableEntry, problems_of
+from engine.corpus_schema import Problem as Problem
 from engine.errors import CorpusError, UnknownParagraphError
+from engine.yamlio import YamlDoc, YamlError, read_yaml
 
-KINDS = ("rule", "glossary", "errata", "faq", "example", "table", "scenario")
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
-PARAGRAPH_KEYS = {
-    "id", "kind", "title", "text", "source", "terms", "related", "defines", "aliases", "see",
-    "amends", "corrected", "clarifies", "facts", "table", "contested", "game", "short", "asked", "note",
-    "printed_names", "corrected_facts", "corrected_table", "unaffected", "summarizes",
-}
-SOURCE_KEYS = {"page", "section", "paragraph", "doc"}
-FILE_KEYS = {"paragraphs", "index"}
+M = TypeVar("M", bound=BaseModel)
 
 
 def default_root() -> Path:
@@ -44,16 +39,38 @@ def default_root() -> Path:
     return Path(__file__).resolve().parent.parent / "rules"
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with the corpus, located by file and line."""
+def _enc(value: Any) -> Any:
+    """Encode a YAML value (``facts``, table cells) so that JSON keeps its types: tagged lists and maps."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list):
+        return {"l": [_enc(v) for v in value]}
+    if isinstance(value, tuple):
+        return {"t": [_enc(v) for v in value]}
+    if isinstance(value, dict):
+        return {"d": [[_enc(k), _enc(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot cache a {type(value).__name__}")
 
-    file: str
-    line: int
-    message: str
 
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
+def _dec(value: Any) -> Any:
+    """Invert :func:`_enc`; raise ``ValueError`` on anything else."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, items), = value.items()
+        if tag in ("l", "t", "d") and not isinstance(items, list):
+            raise ValueError("not an encoded value")
+        if tag == "l":
+            return [_dec(v) for v in items]
+        if tag == "t":
+            return tuple(_dec(v) for v in items)
+        if tag == "d" and all(isinstance(kv, list) and len(kv) == 2 for kv in items):
+            return {_dec(k): _dec(v) for k, v in items}
+    raise ValueError("not an encoded value")
+
+
+YamlValue = Annotated[Any, PlainSerializer(_enc, when_used="json"), BeforeValidator(_dec)]
+"""A value as YAML gives it (scalar, list, mapping with any plain keys); JSON carries it tagged (the cache)."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +92,7 @@ class Table:
     """A printed table as data."""
 
     columns: tuple[str, ...]
-    rows: tuple[tuple[Any, ...], ...]
+    rows: tuple[tuple[YamlValue, ...], ...]
 
     def to_json(self) -> dict[str, Any]:
         """Return the table as ``{"columns": [...], "rows": [[...], ...]}``."""
@@ -100,14 +117,14 @@ class Paragraph:
     amends: tuple[str, ...] = ()
     corrected: Mapping[str, str] = field(default_factory=dict)
     clarifies: tuple[str, ...] = ()
-    facts: Mapping[str, Any] = field(default_factory=dict)
+    facts: Mapping[str, YamlValue] = field(default_factory=dict)
     table: Table | None = None
     contested: str | None = None
     short: str | None = None
     asked: tuple[str, ...] = ()
     note: str | None = None
     printed_names: tuple[str, ...] = ()
-    corrected_facts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    corrected_facts: Mapping[str, Mapping[str, YamlValue]] = field(default_factory=dict)
     corrected_table: Mapping[str, Table] = field(default_factory=dict)
     unaffected: tuple[str, ...] = ()
     summarizes: tuple[str, ...] = ()
@@ -330,66 +347,12 @@ class Corpus:
                 "source": p.source.to_json()}
 
 
-# --------------------------------------------------------------------------- reading YAML with lines
-
-_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _LineLoader(_BaseLoader):  # type: ignore[valid-type,misc]
-    """A safe YAML loader (libyaml's when present) that records each mapping's line under ``__line__``.
-
-    It refuses what a hand-written corpus never needs and a hostile one abuses: duplicate keys (the
-    later one would silently win), anchors and aliases (``&a``/``*a``, the "billion laughs" bomb) and
-    merge keys (``<<``); each is a problem at its file and line.
-    """
-
-
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        """Construct *node*, refusing one met twice: a YAML alias (``*name``; no alias bombs)."""
-        if node in self.constructed_objects or node in self.recursive_objects:
-            raise yaml.constructor.ConstructorError(
-                None, None, "yaml anchors and aliases (&name, *name) are not allowed in the corpus",
-                node.start_mark)
-        return super().construct_object(node, deep=deep)
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    for key_node, _ in node.value:
-        if key_node.tag == "tag:yaml.org,2002:merge":
-            raise yaml.constructor.ConstructorError(
-                None, None, "yaml merge keys (<<) are not allowed in the corpus", key_node.start_mark)
-    mapping: dict[Any, Any] = {}
-    lines: dict[Any, int] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        try:
-            first = lines.get(key)
-        except TypeError:
-            raise yaml.constructor.ConstructorError(
-                None, None, "a mapping key must be a plain value", key_node.start_mark) from None
-        if first is not None:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r} (first at line {first})", key_node.start_mark)
-        lines[key] = key_node.start_mark.line + 1
-        mapping[key] = loader.construct_object(value_node, deep=True)
-    mapping["__line__"] = node.start_mark.line + 1
-    return mapping
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> Any:
+def _read_yaml(path: Path, rel: str, problems: list[Problem]) -> YamlDoc | None:
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        problems.append(Problem(rel, (mark.line + 1) if mark else 0, f"unreadable yaml: {exc.problem}"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        problems.append(Problem(rel, 0, f"unreadable file: {exc}"))
-    except RecursionError:
-        problems.append(Problem(rel, 0, "unreadable yaml: nested too deeply"))
-    return None
+        return read_yaml(path, rel)
+    except YamlError as exc:
+        problems.append(Problem(exc.file, exc.line, exc.message))
+        return None
 
 
 logger = logging.getLogger("runecodex.corpus")
@@ -523,177 +486,118 @@ def corpus_version(root: Path | None = None) -> CorpusVersion:
     return version
 
 
-def _strip_lines(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_lines(v) for k, v in value.items() if k != "__line__"}
-    if isinstance(value, list):
-        return [_strip_lines(v) for v in value]
-    return value
-
-
 # --------------------------------------------------------------------------- building paragraphs
 
-def _str_list(raw: dict[str, Any], key: str, where: str, line: int, problems: list[Problem],
-              rel: str) -> tuple[str, ...]:
-    value = raw.get(key, [])
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        problems.append(Problem(rel, line, f"{where}.{key} must be a list of strings, got {value!r}"))
-        return ()
-    return tuple(v.strip() for v in value)
+ROOT_MUST = {"documents.yaml": "a mapping with 'documents' and 'games'", "rules": "a mapping with 'paragraphs'",
+             "paragraph": "a mapping (one paragraph)", "index": "a mapping with 'entry' and 'see'"}
+
+
+def _validate(model: type[M], doc: YamlDoc, raw: Any, where: str, root: str,
+              problems: list[Problem], line: int = 0) -> M | None:
+    """Return *raw* (part of *doc*, at *line*) read as *model*, or ``None`` with each error a problem at its line."""
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems.extend(problems_of(exc, doc, raw, where, {**MUST, "": ROOT_MUST[root]}, line=line))
+        return None
 
 
 def _read_documents(root: Path, problems: list[Problem]) -> tuple[dict[str, Document], dict[str, str]]:
     rel = "documents.yaml"
-    raw = _read_yaml(root / rel, rel, problems)
-    docs: dict[str, Document] = {}
-    if not isinstance(raw, dict):
-        problems.append(Problem(rel, 0, "documents.yaml must be a mapping with 'documents' and 'games'"))
-        return docs, {}
-    games = {k: v for k, v in (raw.get("games") or {}).items() if k != "__line__"}
-    for d in raw.get("documents") or []:
-        try:
-            non_rule = {k: v for k, v in (d.get("non_rule_sections") or {}).items() if k != "__line__"}
-            docs[d["key"]] = Document(key=d["key"], game=d["game"], prefix=d["prefix"], title=d["title"],
-                                      short=d["short"], seed=d["seed"], locator=d["locator"],
-                                      headings=d.get("headings", "markdown"), non_rule_sections=non_rule)
-        except (KeyError, TypeError, AttributeError) as exc:
-            problems.append(Problem(rel, d.get("__line__", 0) if isinstance(d, dict) else 0,
-                                    f"document entry lacks {exc}"))
-    return docs, games
+    doc = _read_yaml(root / rel, rel, problems)
+    parsed = None if doc is None else _validate(DocumentsFile, doc, doc.data, rel, rel, problems)
+    if parsed is None:
+        return {}, {}
+    docs = {d.key: Document(key=d.key, game=d.game, prefix=d.prefix, title=d.title, short=d.short, seed=d.seed,
+                            locator=d.locator, headings=d.headings, non_rule_sections=d.non_rule_sections or {})
+            for d in parsed.documents}
+    return docs, dict(parsed.games)
 
 
-def _build_paragraph(raw: Any, doc: Document, rel: str, problems: list[Problem]) -> Paragraph | None:
-    if not isinstance(raw, dict):
-        problems.append(Problem(rel, 0, f"a paragraph must be a mapping, got {raw!r}"))
-        return None
-    line = int(raw.get("__line__", 0))
-    pid = raw.get("id")
-    where = f"paragraph {pid!r}" if pid else "paragraph"
-    for key in raw:
-        if key != "__line__" and key not in PARAGRAPH_KEYS:
-            problems.append(Problem(rel, line, f"{where}: unknown key {key!r}"))
-    if not isinstance(pid, str) or not ID_RE.match(pid):
-        problems.append(Problem(rel, line, f"{where}: id must be lower-case dot-separated, got {pid!r}"))
-        return None
-    if not pid.startswith(doc.prefix + "."):
-        problems.append(Problem(rel, line, f"{where}: id must start with {doc.prefix + '.'!r} in {doc.key}/"))
-    if "game" in raw and raw["game"] != doc.game:
-        problems.append(Problem(rel, line, f"{where}: game {raw['game']!r} is not {doc.game!r} of {doc.key}"))
-    kind = raw.get("kind")
-    if kind not in KINDS:
-        problems.append(Problem(rel, line, f"{where}: kind must be one of {', '.join(KINDS)}, got {kind!r}"))
-        kind = "rule"
-    title = raw.get("title")
-    if not isinstance(title, str) or not title.strip():
-        problems.append(Problem(rel, line, f"{where}: title must be a non-empty string, got {title!r}"))
-        title = pid
-    text = raw.get("text")
-    if not isinstance(text, str) or not text.strip():
-        problems.append(Problem(rel, line, f"{where}: text is empty"))
-        text = ""
-    src = raw.get("source")
-    source = Source(doc=doc.key)
-    if not isinstance(src, dict):
-        problems.append(Problem(rel, line, f"{where}: source must be a mapping with page/section/paragraph"))
-    else:
-        for key in src:
-            if key != "__line__" and key not in SOURCE_KEYS:
-                problems.append(Problem(rel, line, f"{where}: source has unknown key {key!r}"))
-        sdoc = src.get("doc", doc.key)
-        if sdoc != doc.key:
-            problems.append(Problem(rel, line, f"{where}: source.doc {sdoc!r} is not this folder's {doc.key!r}"))
-        page = src.get("page")
-        if page is not None and (not isinstance(page, int) or isinstance(page, bool) or page < 1):
-            problems.append(Problem(rel, line, f"{where}: source.page must be a positive integer, got {page!r}"))
-            page = None
-        section = src.get("section")
-        if section is not None and not isinstance(section, str):
-            problems.append(Problem(rel, line, f"{where}: source.section must be a string, got {section!r}"))
-            section = None
-        para = src.get("paragraph")
+def _read_rules_file(path: Path, rel: str, doc: Document, problems: list[Problem], paragraphs: list[Paragraph],
+                     index: list[IndexEntry]) -> None:
+    """Read one chapter file of *doc*: its paragraphs and index lines (each validated on its own)."""
+    ydoc = _read_yaml(path, rel, problems)
+    if ydoc is None:
+        return
+    parsed = _validate(RulesFile, ydoc, ydoc.data, "", "rules", problems)
+    if parsed is None and isinstance(ydoc.data, dict):  # an unknown or malformed key: read what is readable
+        readable = {k: v for k, v in ydoc.data.items() if k in RulesFile.model_fields and isinstance(v, list)}
+        parsed = RulesFile.model_validate(readable)
+    if parsed is None:
+        return
+    for n, item in enumerate(parsed.paragraphs or []):
+        para = _build_paragraph(item, doc, ydoc, problems, ydoc.line_of(("paragraphs", n)))
         if para is not None:
-            para = str(para)
-        if not section and not para:
-            problems.append(Problem(rel, line, f"{where}: source needs a section or a paragraph"))
-        source = Source(doc=doc.key, page=page, section=section, paragraph=para)
-    lists = {k: _str_list(raw, k, where, line, problems, rel)
-             for k in ("terms", "related", "defines", "aliases", "amends", "clarifies", "printed_names", "unaffected",
-                       "summarizes")}
-    lists["terms"] = tuple(t.lower() for t in lists["terms"])
-    lists["defines"] = tuple(t.lower() for t in lists["defines"])
-    lists["aliases"] = tuple(t.lower() for t in lists["aliases"])
-    see = raw.get("see")
-    if see is not None and not isinstance(see, str):
-        problems.append(Problem(rel, line, f"{where}: see must be one id, got {see!r}"))
-        see = None
-    corrected = _strip_lines(raw.get("corrected") or {})
-    if not isinstance(corrected, dict) or not all(isinstance(v, str) and v.strip() for v in corrected.values()):
-        problems.append(Problem(rel, line, f"{where}: corrected must map ids to non-empty texts"))
-        corrected = {}
-    facts = _strip_lines(raw.get("facts") or {})
-    if not isinstance(facts, dict):
-        problems.append(Problem(rel, line, f"{where}: facts must be a mapping, got {facts!r}"))
-        facts = {}
-    table = None
-    if raw.get("table") is not None:
-        table = _read_table(_strip_lines(raw["table"]), f"{where}: table", rel, line, problems)
-    corrected_facts = _strip_lines(raw.get("corrected_facts") or {})
-    if not isinstance(corrected_facts, dict) or not all(isinstance(v, dict) for v in corrected_facts.values()):
-        problems.append(Problem(rel, line, f"{where}: corrected_facts must map ids to facts mappings"))
-        corrected_facts = {}
-    corrected_table: dict[str, Table] = {}
-    raw_tables = _strip_lines(raw.get("corrected_table") or {})
-    if not isinstance(raw_tables, dict):
-        problems.append(Problem(rel, line, f"{where}: corrected_table must map ids to tables"))
-        raw_tables = {}
-    for target, t in raw_tables.items():
-        fixed = _read_table(t, f"{where}: corrected_table.{target}", rel, line, problems)
-        if fixed is not None:
-            corrected_table[str(target)] = fixed
-    contested = raw.get("contested")
-    if contested is not None and not (isinstance(contested, str) and contested.strip()):
-        problems.append(Problem(rel, line, f"{where}: contested must be a non-empty note"))
-        contested = None
-    if kind == "glossary" and not lists["defines"]:
-        problems.append(Problem(rel, line, f"{where}: a glossary entry must list the terms it defines"))
-    if kind == "errata" and not lists["amends"]:
-        problems.append(Problem(rel, line, f"{where}: an erratum must list the paragraphs it amends"))
-    if kind == "faq" and not lists["clarifies"]:
-        problems.append(Problem(rel, line, f"{where}: a faq entry must list the paragraphs it clarifies"))
-    if kind == "table" and table is None and "table" not in raw:
-        problems.append(Problem(rel, line, f"{where}: a table paragraph needs its table data"))
-    short = raw.get("short")
-    if short is not None and not (isinstance(short, str) and short.strip()):
-        problems.append(Problem(rel, line, f"{where}: short must be a non-empty one-line string"))
-        short = None
-    note = raw.get("note")
-    if note is not None and not (isinstance(note, str) and note.strip()):
-        problems.append(Problem(rel, line, f"{where}: note must be a non-empty string"))
-        note = None
-    asked = _str_list(raw, "asked", where, line, problems, rel)
-    return Paragraph(
-        id=pid, game=doc.game, kind=kind, title=title.strip(), text=text.strip(), source=source,
-        terms=lists["terms"], related=lists["related"], defines=lists["defines"], aliases=lists["aliases"],
-        see=see, amends=lists["amends"], corrected=corrected, clarifies=lists["clarifies"], facts=facts,
-        table=table, contested=contested.strip() if contested else None,
-        short=" ".join(short.split()) if short else None, asked=tuple(" ".join(a.split()) for a in asked),
-        note=" ".join(note.split()) if note else None, printed_names=lists["printed_names"],
-        corrected_facts=corrected_facts, corrected_table=corrected_table, unaffected=lists["unaffected"],
-        summarizes=lists["summarizes"], file=rel, line=line,
-    )
+            paragraphs.append(para)
+    for n, item in enumerate(parsed.index or []):
+        line = ydoc.line_of(("index", n))
+        entry = _validate(IndexLine, ydoc, item, "index line", "index", problems, line)
+        if entry is not None:
+            index.append(IndexEntry(doc.key, entry.entry, tuple(entry.see), rel, line))
 
 
-def _read_table(t: Any, where: str, rel: str, line: int, problems: list[Problem]) -> Table | None:
-    cols, rows = (t.get("columns"), t.get("rows")) if isinstance(t, dict) else (None, None)
-    if not isinstance(cols, list) or not isinstance(rows, list) or not all(
-            isinstance(r, list) and len(r) == len(cols) for r in rows):
-        problems.append(Problem(rel, line, f"{where} needs columns and rows of the same width"))
+def _build_paragraph(raw: Any, doc: Document, ydoc: YamlDoc, problems: list[Problem],
+                     line: int) -> Paragraph | None:
+    """Return the paragraph *raw* (at *line* of *doc*'s file *ydoc*), adding each problem found.
+
+    ``None`` when it is unusable (not well typed).
+    """
+    pid = raw.get("id") if isinstance(raw, dict) else None
+    where = f"paragraph {pid!r}" if isinstance(pid, str) and pid else "paragraph"
+    entry = _validate(ParagraphEntry, ydoc, raw, where, "paragraph", problems, line)
+    if entry is None:
         return None
-    return Table(tuple(str(c) for c in cols), tuple(tuple(r) for r in rows))
+    line = ydoc.line(raw) or line
+    problems.extend(Problem(ydoc.file, line, f"{where}: {message}") for message in _entry_problems(entry, doc))
+    return _paragraph(entry, doc, ydoc.file, line)
+
+
+def _entry_problems(entry: ParagraphEntry, doc: Document) -> list[str]:
+    """Return what a well-typed entry still gets wrong in *doc*: its id, game, source and kind's needs."""
+    out = []
+    if not entry.id.startswith(doc.prefix + "."):
+        out.append(f"id must start with {doc.prefix + '.'!r} in {doc.key}/")
+    if entry.game is not None and entry.game != doc.game:
+        out.append(f"game {entry.game!r} is not {doc.game!r} of {doc.key}")
+    if entry.source.doc is not None and entry.source.doc != doc.key:
+        out.append(f"source.doc {entry.source.doc!r} is not this folder's {doc.key!r}")
+    if not entry.source.section and not entry.source.paragraph:
+        out.append("source needs a section or a paragraph")
+    needs = {"glossary": (entry.defines, "a glossary entry must list the terms it defines"),
+             "errata": (entry.amends, "an erratum must list the paragraphs it amends"),
+             "faq": (entry.clarifies, "a faq entry must list the paragraphs it clarifies"),
+             "table": ([entry.table] if entry.table else [], "a table paragraph needs its table data")}
+    if entry.kind in needs and not needs[entry.kind][0]:
+        out.append(needs[entry.kind][1])
+    return out
+
+
+def _table(entry: TableEntry) -> Table:
+    return Table(tuple(str(c) for c in entry.columns), tuple(tuple(r) for r in entry.rows))
+
+
+def _one_line(text: str | None) -> str | None:
+    return " ".join(text.split()) if text else None
+
+
+def _paragraph(entry: ParagraphEntry, doc: Document, file: str, line: int) -> Paragraph:
+    """Return the typed paragraph of a validated entry (terms lower-cased, one-line forms on one line)."""
+    src = entry.source
+    return Paragraph(
+        id=entry.id, game=doc.game, kind=entry.kind, title=entry.title, text=entry.text,
+        source=Source(doc=doc.key, page=src.page, section=src.section, paragraph=src.paragraph),
+        terms=tuple(t.lower() for t in entry.terms), related=tuple(entry.related),
+        defines=tuple(t.lower() for t in entry.defines), aliases=tuple(t.lower() for t in entry.aliases),
+        see=entry.see, amends=tuple(entry.amends), corrected=dict(entry.corrected or {}),
+        clarifies=tuple(entry.clarifies), facts=dict(entry.facts or {}),
+        table=None if entry.table is None else _table(entry.table),
+        contested=entry.contested.strip() if entry.contested else None, short=_one_line(entry.short),
+        asked=tuple(" ".join(a.split()) for a in entry.asked), note=_one_line(entry.note),
+        printed_names=tuple(entry.printed_names), corrected_facts=dict(entry.corrected_facts or {}),
+        corrected_table={k: _table(t) for k, t in (entry.corrected_table or {}).items()},
+        unaffected=tuple(entry.unaffected), summarizes=tuple(entry.summarizes), file=file, line=line,
+    )
 
 
 def _rule_files(root: Path, doc: Document) -> list[Path]:
@@ -731,31 +635,7 @@ def _read_files(root: Path) -> tuple[Corpus, list[Problem]]:
             problems.append(Problem(sub.name, 0, f"unknown document {sub.name!r} (not in documents.yaml)"))
     for doc in documents.values():
         for path in _rule_files(root, doc):
-            rel = str(path.relative_to(root))
-            raw = _read_yaml(path, rel, problems)
-            if raw is None:
-                continue
-            if not isinstance(raw, dict):
-                problems.append(Problem(rel, 1, "a rules file must be a mapping with 'paragraphs'"))
-                continue
-            for key in raw:
-                if key != "__line__" and key not in FILE_KEYS:
-                    problems.append(Problem(rel, 1, f"unknown file-level key {key!r}"))
-            plist = raw.get("paragraphs") or []
-            if not isinstance(plist, list):
-                problems.append(Problem(rel, 1, "'paragraphs' must be a list"))
-                plist = []
-            for item in plist:
-                para = _build_paragraph(item, doc, rel, problems)
-                if para is not None:
-                    paragraphs.append(para)
-            for entry in raw.get("index") or []:
-                line = entry.get("__line__", 0) if isinstance(entry, dict) else 0
-                if not isinstance(entry, dict) or not isinstance(entry.get("entry"), str):
-                    problems.append(Problem(rel, line, f"an index line needs 'entry' and 'see', got {entry!r}"))
-                    continue
-                see = _str_list(entry, "see", f"index {entry['entry']!r}", line, problems, rel)
-                index.append(IndexEntry(doc.key, entry["entry"], see, rel, line))
+            _read_rules_file(path, str(path.relative_to(root)), doc, problems, paragraphs, index)
     _check_links(paragraphs, index, problems)
     _check_facts(root, paragraphs, problems)
     return Corpus(root, documents, games, _unique(paragraphs), index), problems
@@ -837,7 +717,9 @@ def load_corpus(root: Path | None = None) -> Corpus:
     return corpus
 
 
-_LOADER_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # a new loader, new cache keys
+# a new loader, schema or YAML reader, new cache keys
+_LOADER_DIGEST = hashlib.sha256(b"".join((Path(__file__).parent / name).read_bytes()
+                                         for name in ("corpus.py", "corpus_schema.py", "yamlio.py"))).hexdigest()
 
 
 def cache_key(version: CorpusVersion) -> str:
@@ -857,117 +739,45 @@ def cache_dir() -> Path:
 # from rules/ again), it cannot run code. Every value is type-checked on the way in; the file is keyed
 # by the corpus version (in its name and its content) and written aside, then renamed into place.
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 
-class _BadCache(ValueError):
-    """The cache file does not hold a corpus of the expected shape."""
+@dataclass(frozen=True)
+class _CacheFile:
+    """The cache file's content: a whole parsed corpus, keyed by *fingerprint* (:func:`cache_key`)."""
+
+    format: int
+    fingerprint: str
+    version: CorpusVersion
+    root: str
+    games: Mapping[str, str]
+    documents: tuple[Document, ...]
+    paragraphs: tuple[Paragraph, ...]
+    index: tuple[IndexEntry, ...]
 
 
-def _want(value: Any, kind: type) -> Any:
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise _BadCache(f"expected {kind}, got {type(value).__name__}")
-    return value
+@functools.cache
+def _cache_adapter() -> TypeAdapter[_CacheFile]:
+    """Return the validator of a cache file (built on first use: the dataclasses above are its schema)."""
+    return TypeAdapter(_CacheFile)
 
 
-def _opt(value: Any, kind: type) -> Any:
-    return None if value is None else _want(value, kind)
+def _cache_json(corpus: Corpus, fingerprint: str) -> bytes:
+    data = _CacheFile(CACHE_FORMAT, fingerprint, corpus.version, str(corpus.root), corpus.games,
+                      tuple(corpus.documents.values()), tuple(corpus), tuple(corpus.index))
+    return _cache_adapter().dump_json(data)
 
 
-def _strs(value: Any) -> tuple[str, ...]:
-    return tuple(_want(v, str) for v in _want(value, list))
-
-
-def _str_map(value: Any) -> dict[str, str]:
-    return {_want(k, str): _want(v, str) for k, v in _want(value, dict).items()}
-
-
-def _enc(value: Any) -> Any:
-    """Encode a YAML value (``facts``, table cells) so that JSON keeps its types: tagged lists and maps."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, list):
-        return {"l": [_enc(v) for v in value]}
-    if isinstance(value, tuple):
-        return {"t": [_enc(v) for v in value]}
-    if isinstance(value, dict):
-        return {"d": [[_enc(k), _enc(v)] for k, v in value.items()]}
-    raise TypeError(f"cannot cache a {type(value).__name__}")
-
-
-def _dec(value: Any) -> Any:
-    """Invert :func:`_enc`; raise :class:`_BadCache` on anything else."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, dict) and len(value) == 1:
-        (tag, items), = value.items()
-        if tag == "l":
-            return [_dec(v) for v in _want(items, list)]
-        if tag == "t":
-            return tuple(_dec(v) for v in _want(items, list))
-        if tag == "d":
-            return {_dec(k): _dec(v) for k, v in _want(items, list)}
-    raise _BadCache("not an encoded value")
-
-
-def _corpus_json(corpus: Corpus, fingerprint: str) -> dict[str, Any]:
-    paragraphs = []
-    for p in corpus:
-        d = dataclasses.asdict(p)
-        d["facts"] = _enc(dict(p.facts))
-        d["table"] = None if p.table is None else {"columns": list(p.table.columns), "rows": _enc(p.table.rows)}
-        d["corrected_facts"] = _enc({k: dict(v) for k, v in p.corrected_facts.items()})
-        d["corrected_table"] = {k: {"columns": list(t.columns), "rows": _enc(t.rows)}
-                                for k, t in p.corrected_table.items()}
-        paragraphs.append(d)
-    return {"format": CACHE_FORMAT, "fingerprint": fingerprint, "version": corpus.version.to_json(),
-            "root": str(corpus.root),
-            "games": corpus.games, "documents": [dataclasses.asdict(d) for d in corpus.documents.values()],
-            "paragraphs": paragraphs, "index": [dataclasses.asdict(e) for e in corpus.index]}
-
-
-def _paragraph_from(d: dict[str, Any]) -> Paragraph:
-    src = _want(d["source"], dict)
-    table = _opt(d["table"], dict)
-    return Paragraph(
-        id=_want(d["id"], str), game=_want(d["game"], str), kind=_want(d["kind"], str), title=_want(d["title"], str),
-        text=_want(d["text"], str),
-        source=Source(doc=_want(src["doc"], str), page=_opt(src["page"], int), section=_opt(src["section"], str),
-                      paragraph=_opt(src["paragraph"], str)),
-        terms=_strs(d["terms"]), related=_strs(d["related"]), defines=_strs(d["defines"]),
-        aliases=_strs(d["aliases"]), see=_opt(d["see"], str), amends=_strs(d["amends"]),
-        corrected=_str_map(d["corrected"]), clarifies=_strs(d["clarifies"]), facts=_want(_dec(d["facts"]), dict),
-        table=None if table is None else Table(_strs(table["columns"]),
-                                                tuple(_want(r, tuple) for r in _want(_dec(table["rows"]), tuple))),
-        contested=_opt(d["contested"], str), short=_opt(d["short"], str), asked=_strs(d["asked"]),
-        note=_opt(d["note"], str), printed_names=_strs(d.get("printed_names", [])),
-        corrected_facts=_want(_dec(d.get("corrected_facts", {"d": []})), dict),
-        corrected_table={_want(k, str): Table(_strs(t["columns"]), tuple(_want(r, tuple) for r in
-                                                                       _want(_dec(t["rows"]), tuple)))
-                         for k, t in _want(d.get("corrected_table", {}), dict).items()},
-        unaffected=_strs(d.get("unaffected", [])), summarizes=_strs(d.get("summarizes", [])),
-        file=_want(d["file"], str), line=_want(d["line"], int))
-
-
-def _corpus_from(data: Any, fingerprint: str) -> Corpus:
-    """Rebuild a corpus from its cached JSON; raise :class:`_BadCache` (or a lookup error) when malformed."""
-    _want(data, dict)
-    if data.get("format") != CACHE_FORMAT or data.get("fingerprint") != fingerprint:
-        raise _BadCache("another format or corpus")
-    documents = {}
-    for d in _want(data["documents"], list):
-        _want(d, dict)
-        documents[_want(d["key"], str)] = Document(
-            key=d["key"], game=_want(d["game"], str), prefix=_want(d["prefix"], str), title=_want(d["title"], str),
-            short=_want(d["short"], str), seed=_want(d["seed"], str), locator=_want(d["locator"], str),
-            headings=_want(d["headings"], str), non_rule_sections=_str_map(d["non_rule_sections"]))
-    index = [IndexEntry(doc=_want(e["doc"], str), entry=_want(e["entry"], str), see=_strs(e["see"]),
-                        file=_want(e["file"], str), line=_want(e["line"], int)) for e in _want(data["index"], list)]
-    paragraphs = [_paragraph_from(_want(p, dict)) for p in _want(data["paragraphs"], list)]
-    version = CorpusVersion.from_json(data.get("version"))
-    if version is None or cache_key(version) != fingerprint:
-        raise _BadCache("no version or another one")
-    return Corpus(Path(_want(data["root"], str)), documents, _str_map(data["games"]), paragraphs, index, version)
+def _corpus_from(text: str | bytes, fingerprint: str) -> Corpus | None:
+    """Rebuild a corpus from its cached JSON, validated by the same types; ``None`` when it is not one."""
+    try:
+        data = _cache_adapter().validate_json(text, strict=True)
+    except ValidationError:
+        return None  # corrupt, planted or of another format
+    if data.format != CACHE_FORMAT or data.fingerprint != fingerprint or cache_key(data.version) != fingerprint:
+        return None
+    return Corpus(Path(data.root), {d.key: d for d in data.documents}, data.games, data.paragraphs, data.index,
+                  data.version)
 
 
 def _same(a: Corpus, b: Corpus) -> bool:
@@ -979,8 +789,8 @@ def _read_cache(path: Path, fingerprint: str) -> Corpus | None:
     try:
         if path.is_symlink() or not path.is_file():
             return None
-        return _corpus_from(json.loads(path.read_text(encoding="utf-8")), fingerprint)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return _corpus_from(path.read_bytes(), fingerprint)
+    except (OSError, ValueError, RecursionError):
         return None  # unreadable, corrupt or planted: read rules/ instead
 
 
@@ -988,8 +798,9 @@ def _write_cache(corpus: Corpus, folder: Path, name: str, fingerprint: str, pref
     from engine import ownership
 
     try:
-        text = json.dumps(_corpus_json(corpus, fingerprint), ensure_ascii=False, separators=(",", ":"))
-        if not _same(_corpus_from(json.loads(text), fingerprint), corpus):
+        text = _cache_json(corpus, fingerprint)
+        again = _corpus_from(text, fingerprint)
+        if again is None or not _same(again, corpus):
             return  # a value JSON cannot carry faithfully: go without a cache
         ownership.claim_dir(folder, "cache", "the corpus cache")
         marker = ownership.read_marker(folder) or {"files": [], "kind": "cache", "tree": False}
@@ -998,7 +809,7 @@ def _write_cache(corpus: Corpus, folder: Path, name: str, fingerprint: str, pref
             (folder / old).unlink(missing_ok=True)
         files = [f for f in marker["files"] if f not in stale] + [name]
         ownership.write_marker(folder, str(marker.get("kind", "cache")), files, tree=bool(marker.get("tree")))
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, delete=False, suffix=".tmp") as out:
+        with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False, suffix=".tmp") as out:
             out.write(text)
         os.replace(out.name, folder / name)
     except (OSError, ValueError, TypeError, RecursionError):

@@ -27,35 +27,59 @@ loader problem, so ``runecodex check`` fails on it):
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+
+from engine.corpus_schema import problems_of
+from engine.model import Model, refuse
+from engine.yamlio import YamlDoc, YamlError, read_yaml
 
 SCHEMA_FILE = "facts.yaml"
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _FRAGMENT = re.compile(r"^(and|or|but|then)\b|,$", re.IGNORECASE)
 
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-TYPES: dict[str, Callable[[Any], bool]] = {
-    "int": _is_int,
-    "number": lambda v: _is_int(v) or isinstance(v, float),
-    "bool": lambda v: isinstance(v, bool),
-    "str": lambda v: isinstance(v, str),
-    "list[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-    "list[int]": lambda v: isinstance(v, list) and all(_is_int(x) for x in v),
-    "list[list[int]]": lambda v: isinstance(v, list) and all(
-        isinstance(x, list) and all(_is_int(y) for y in x) for x in v),
-    "list": lambda v: isinstance(v, list),
-    "mapping": lambda v: isinstance(v, dict),
+TYPES: dict[str, Any] = {
+    "int": StrictInt,
+    "number": StrictInt | StrictFloat,
+    "bool": StrictBool,
+    "str": StrictStr,
+    "list[str]": list[StrictStr],
+    "list[int]": list[StrictInt],
+    "list[list[int]]": list[list[StrictInt]],
+    "list": list[Any],
+    "mapping": dict[Any, Any],
 }
+"""The declared types, each checked by pydantic (strict: ``true`` is not an ``int``, ``2`` is not a ``str``)."""
+
+
+@functools.cache
+def adapter(types: tuple[str, ...]) -> TypeAdapter[Any]:
+    """Return the validator of a value declared as one of *types* (e.g. ``("int", "str")``)."""
+    return TypeAdapter(functools.reduce(operator.or_, (TYPES[t] for t in types)))
+
+
+def has_type(value: Any, types: tuple[str, ...]) -> bool:
+    """Return whether *value* is of one of the declared *types*."""
+    try:
+        adapter(types).validate_python(value, strict=True)
+    except ValidationError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -69,16 +93,47 @@ class FactType:
 
     def accepts(self, value: Any) -> bool:
         """Return whether *value* has one of the declared types."""
-        return any(TYPES[t](value) for t in self.types)
+        return has_type(value, self.types)
 
 
 def type_of(value: Any) -> str:
     """Return the narrowest schema type of *value* (used to write and to report)."""
     for name in ("bool", "int", "number", "str", "list[int]", "list[str]", "list[list[int]]", "list", "mapping"):
-        if TYPES[name](value) and not (name.startswith("list[") and value == []):
+        if has_type(value, (name,)) and not (name.startswith("list[") and value == []):
             return name
     return "list" if isinstance(value, list) else type(value).__name__
 
+
+def _declared_types(value: str) -> str:
+    types = [t.strip() for t in value.split("|")]
+    if not types or any(t not in TYPES for t in types):
+        raise refuse(f"must be one of {', '.join(TYPES)} (or two joined by |), got {value!r}")
+    return value
+
+
+def _shorthand(value: Any) -> Any:
+    """``key: int`` is short for ``key: {type: int}``."""
+    return {"type": value} if isinstance(value, str) else value
+
+
+class FactDeclaration(Model):
+    """One key of ``rules/facts.yaml``: its type, what it means, whether it lists printed names."""
+
+    type: Annotated[str, AfterValidator(_declared_types)]
+    description: str = ""
+    names: bool = False
+
+
+class FactsFile(Model):
+    """``rules/facts.yaml``: one declaration per facts key (each read on its own)."""
+
+    facts: dict[Any, Any]
+
+
+_DECLARATION = TypeAdapter(Annotated[FactDeclaration, BeforeValidator(_shorthand)])
+_MUST = {"": "a mapping with 'facts: {key: {type: ...}}'", "facts": "a mapping of keys to declarations"}
+_DECLARATION_MUST = {"": "a type or a mapping with 'type'", "description": "a string", "names": "true or false",
+                     "type": "a type name"}
 
 Report = Callable[[int, str], None]
 
@@ -89,29 +144,38 @@ def read_schema(root: Path, report: Report) -> dict[str, FactType] | None:
     if not path.is_file():
         return None
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        report(0, f"unreadable facts schema: {exc}")
+        doc = read_yaml(path, SCHEMA_FILE)
+        FactsFile.model_validate(doc.data)
+    except YamlError as exc:
+        report(exc.line, exc.message)
         return {}
-    entries = raw.get("facts") if isinstance(raw, dict) else None
-    if not isinstance(entries, dict):
-        report(1, "facts.yaml must be a mapping with 'facts: {key: {type: ...}}'")
+    except ValidationError as exc:
+        for problem in problems_of(exc, doc, doc.data, "", _MUST):
+            report(problem.line, problem.message)
         return {}
+    entries = doc.data["facts"]  # the mapping read (its lines are known), now known to be one
     schema: dict[str, FactType] = {}
     for key, spec in entries.items():
-        if not isinstance(key, str) or not KEY_RE.match(key):
-            report(0, f"facts.yaml: key {key!r} is not a snake_case word")
-            continue
-        if isinstance(spec, str):
-            spec = {"type": spec}
-        kind = spec.get("type") if isinstance(spec, dict) else None
-        types = tuple(t.strip() for t in kind.split("|")) if isinstance(kind, str) else ()
-        if not types or any(t not in TYPES for t in types):
-            report(0, f"facts.yaml: {key}.type must be one of {', '.join(TYPES)} (or two joined by |), "
-                      f"got {kind!r}")
-            continue
-        schema[key] = FactType(key, types, str(spec.get("description") or ""), bool(spec.get("names")))
+        found = _declaration(doc, entries, key, spec, report)
+        if found is not None:
+            schema[key] = found
     return schema
+
+
+def _declaration(doc: YamlDoc, entries: Mapping[Any, Any], key: Any, spec: Any, report: Report) -> FactType | None:
+    """Return the declaration of *key* (*spec*), or ``None`` after reporting what is wrong with it."""
+    line = doc.line_of((key,), entries)
+    if not isinstance(key, str) or not KEY_RE.match(key):
+        report(line, f"facts.{key}: key {key!r} is not a snake_case word")
+        return None
+    try:
+        declared = _DECLARATION.validate_python(spec)
+    except ValidationError as exc:
+        for problem in problems_of(exc, doc, spec, "", _DECLARATION_MUST, at=("facts", key), line=line):
+            report(problem.line, problem.message)
+        return None
+    types = tuple(t.strip() for t in declared.type.split("|"))
+    return FactType(key, types, declared.description, declared.names)
 
 
 @functools.lru_cache(maxsize=4)

@@ -38,31 +38,33 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import sys
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from engine import ownership
 from engine import render as textrender
-from engine.corpus import Corpus, Problem, corpus_version, get_corpus
-from engine.errors import CorpusError, UnreadableInputError
-from engine.quickref_icons import ICONS, svg
+from engine.corpus import Corpus, get_corpus
+from engine.errors import UnreadableInputError
+from engine.quickref_catalog import BLOCKS as BLOCKS
+from engine.quickref_catalog import KEY_RE as KEY_RE
+from engine.quickref_catalog import QUICKREF_FILE as QUICKREF_FILE
+from engine.quickref_catalog import Chapter as Chapter
+from engine.quickref_catalog import GameTopics as GameTopics
+from engine.quickref_catalog import Topic as Topic
+from engine.quickref_catalog import catalog as catalog
+from engine.quickref_catalog import read_catalog as read_catalog
+from engine.quickref_icons import svg
 
-QUICKREF_FILE = "quickref.yaml"
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "quickref"
 PAPERS: dict[str, str] = {"a4": "A4", "letter": "Letter"}
 FORMATS = ("pdf", "html")
 DEFAULT_MAX_PAGES = 2
-KEY_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-BLOCKS = ("rules", "sequence", "steps", "table", "facts", "lookup", "callouts", "icons")
 MAX_WORDS_PER_PAGE = 900
 
 
@@ -88,278 +90,6 @@ class Density:
 DENSITIES = (Density("normal", 9.8, 1.28), Density("compact", 9.4, 1.24), Density("tight", 8.8, 1.2))
 ROOMY = Density("roomy", 10.2, 1.32)  # for long selections whose pages would be crowded
 DENSITY_WORDS = (730, 840)  # estimated words a page holds at the normal and compact sizes (measured)
-
-
-# --------------------------------------------------------------------------------------- topics as data
-
-@dataclass(frozen=True)
-class Topic:
-    """One selectable topic: a heading and the corpus paragraphs it shows, in order."""
-
-    key: str
-    heading: str
-    chapter: str
-    paragraphs: tuple[str, ...]
-    default: bool
-    block: str = "rules"
-    icons: tuple[str | None, ...] = ()
-    facts: tuple[tuple[str, str], ...] = ()
-    notes: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the topic as JSON (for the web app's checkboxes)."""
-        return {"key": self.key, "heading": self.heading, "chapter": self.chapter,
-                "paragraphs": list(self.paragraphs), "default": self.default, "block": self.block}
-
-
-@dataclass(frozen=True)
-class Chapter:
-    """A group of topics under one heading (the sheet's and the builder page's grouping)."""
-
-    key: str
-    heading: str
-    topics: tuple[Topic, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the chapter and its topics as JSON."""
-        return {"key": self.key, "heading": self.heading, "topics": [t.to_json() for t in self.topics]}
-
-
-@dataclass(frozen=True)
-class GameTopics:
-    """The topics of one game, grouped in chapters, as listed in ``rules/quickref.yaml``."""
-
-    game: str
-    chapters: tuple[Chapter, ...]
-
-    @property
-    def all_topics(self) -> tuple[Topic, ...]:
-        """Return every topic, in sheet order."""
-        return tuple(t for c in self.chapters for t in c.topics)
-
-    def topic(self, key: str) -> Topic | None:
-        """Return the topic called *key*, if any."""
-        return next((t for t in self.all_topics if t.key == key), None)
-
-    def chapter(self, key: str) -> Chapter | None:
-        """Return the chapter called *key*, if any."""
-        return next((c for c in self.chapters if c.key == key), None)
-
-    @classmethod
-    def from_yaml(cls, game: str, raw: Any, corpus: Corpus, rel: str,
-                  problems: list[Problem]) -> GameTopics:
-        """Return the topics of *game* read from its ``quickref.yaml`` entry, adding any problem found."""
-        line = _line(raw)
-        chapters: list[Chapter] = []
-        seen: dict[str, int] = {}
-        if not isinstance(raw, dict) or not isinstance(raw.get("chapters"), list):
-            problems.append(Problem(rel, line, f"{game}: needs a list of 'chapters'"))
-            return cls(game, ())
-        _unknown_keys(raw, {"chapters"}, f"{game}", rel, problems)
-        for craw in raw["chapters"]:
-            cline = _line(craw)
-            if not isinstance(craw, dict):
-                problems.append(Problem(rel, cline, f"{game}: a chapter must be a mapping, got {craw!r}"))
-                continue
-            ckey = _key(craw, f"{game} chapter", rel, problems, seen)
-            where = f"{game} chapter {ckey!r}"
-            _unknown_keys(craw, {"key", "heading", "topics"}, where, rel, problems)
-            heading = _heading(craw, where, rel, problems)
-            topics: list[Topic] = []
-            if not isinstance(craw.get("topics"), list) or not craw["topics"]:
-                problems.append(Problem(rel, cline, f"{where}: needs a non-empty list of 'topics'"))
-            for traw in craw.get("topics") or []:
-                if not isinstance(traw, dict):
-                    problems.append(Problem(rel, _line(traw), f"{where}: a topic must be a mapping"))
-                    continue
-                topic = _topic(traw, game, ckey, corpus, rel, problems, seen)
-                if topic is not None:
-                    topics.append(topic)
-            chapters.append(Chapter(ckey, heading, tuple(topics)))
-        result = cls(game, tuple(chapters))
-        if chapters and not any(t.default for t in result.all_topics):
-            problems.append(Problem(rel, line, f"{game}: no topic is in the default selection"))
-        return result
-
-
-def _line(raw: Any) -> int:
-    return int(raw.get("__line__", 0)) if isinstance(raw, dict) else 0
-
-
-def _unknown_keys(raw: dict[str, Any], allowed: set[str], where: str, rel: str,
-                  problems: list[Problem]) -> None:
-    for key in raw:
-        if key != "__line__" and key not in allowed:
-            problems.append(Problem(rel, _line(raw), f"{where}: unknown key {key!r}"))
-
-
-def _key(raw: dict[str, Any], where: str, rel: str, problems: list[Problem], seen: dict[str, int]) -> str:
-    key = raw.get("key")
-    if not isinstance(key, str) or not KEY_RE.match(key):
-        problems.append(Problem(rel, _line(raw), f"{where}: key must be lower-case [a-z0-9-], got {key!r}"))
-        return str(key)
-    if key in {"all", "default"}:
-        problems.append(Problem(rel, _line(raw), f"{where}: key {key!r} is reserved"))
-    if key in seen:
-        problems.append(Problem(rel, _line(raw), f"{where}: key {key!r} is used twice (first at line "
-                                                 f"{seen[key]})"))
-    seen.setdefault(key, _line(raw))
-    return key
-
-
-def _heading(raw: dict[str, Any], where: str, rel: str, problems: list[Problem]) -> str:
-    heading = raw.get("heading")
-    if not isinstance(heading, str) or not heading.strip():
-        problems.append(Problem(rel, _line(raw), f"{where}: heading must be a non-empty string"))
-        return str(raw.get("key"))
-    return heading.strip()
-
-
-def _topic(raw: dict[str, Any], game: str, chapter: str, corpus: Corpus, rel: str,
-           problems: list[Problem], seen: dict[str, int]) -> Topic | None:
-    line = _line(raw)
-    key = _key(raw, f"{game} topic", rel, problems, seen)
-    where = f"{game} topic {key!r}"
-    _unknown_keys(raw, {"key", "heading", "paragraphs", "default", "block", "icons", "facts",
-                                "notes"}, where, rel,
-                  problems)
-    heading = _heading(raw, where, rel, problems)
-    default = raw.get("default", False)
-    if not isinstance(default, bool):
-        problems.append(Problem(rel, line, f"{where}: default must be true or false, got {default!r}"))
-        default = False
-    ids = raw.get("paragraphs")
-    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
-        problems.append(Problem(rel, line, f"{where}: paragraphs must be a non-empty list of ids"))
-        return None
-    for pid in ids:
-        para = corpus.paragraphs.get(pid)
-        if para is None:
-            problems.append(Problem(rel, line, f"{where}: unknown paragraph id {pid!r}"))
-        elif para.game != game:
-            problems.append(Problem(rel, line, f"{where}: {pid!r} belongs to {para.game}, not {game}"))
-    if len(set(ids)) != len(ids):
-        problems.append(Problem(rel, line, f"{where}: a paragraph is listed twice"))
-    block = raw.get("block", "rules")
-    if block not in BLOCKS:
-        problems.append(Problem(rel, line, f"{where}: block must be one of {', '.join(BLOCKS)}, got {block!r}"))
-        block = "rules"
-    icons = _icons(raw.get("icons"), ids, where, rel, line, problems)
-    facts = _facts(raw.get("facts"), ids, corpus, where, rel, line, problems)
-    notes = raw.get("notes") or []
-    if not isinstance(notes, list) or not all(isinstance(n, str) and n in ids for n in notes):
-        problems.append(Problem(rel, line, f"{where}: notes must list paragraphs of the topic, got {notes!r}"))
-        notes = []
-    return Topic(key, heading, chapter, tuple(ids), default, block, icons, facts, tuple(notes))
-
-
-def _icons(raw: Any, ids: list[str], where: str, rel: str, line: int,
-           problems: list[Problem]) -> tuple[str | None, ...]:
-    """Return the icon of each paragraph (``icons:``, one name or null per paragraph, in order)."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, list) or len(raw) != len(ids):
-        problems.append(Problem(rel, line, f"{where}: icons must be a list with one name (or null) per paragraph"))
-        return ()
-    for name in raw:
-        if name is not None and name not in ICONS:
-            problems.append(Problem(rel, line, f"{where}: unknown icon {name!r} (one of {', '.join(ICONS)})"))
-    return tuple(n if n in ICONS else None for n in raw)
-
-
-def _facts(raw: Any, ids: list[str], corpus: Corpus, where: str, rel: str, line: int,
-           problems: list[Problem]) -> tuple[tuple[str, str], ...]:
-    """Return the (paragraph, fact key) rows of a facts table (``facts: {id: [key, ...]}``)."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        problems.append(Problem(rel, line, f"{where}: facts must map paragraph ids to lists of fact keys"))
-        return ()
-    rows: list[tuple[str, str]] = []
-    for pid, keys in raw.items():
-        if pid == "__line__":
-            continue
-        if pid not in ids:
-            problems.append(Problem(rel, line, f"{where}: facts name {pid!r}, which is not in paragraphs"))
-            continue
-        if pid not in corpus.paragraphs:
-            continue
-        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-            problems.append(Problem(rel, line, f"{where}: facts of {pid!r} must be a list of keys"))
-            continue
-        for k in keys:
-            if k not in corpus.facts_of(pid):
-                problems.append(Problem(rel, line, f"{where}: paragraph {pid!r} has no fact {k!r}"))
-            else:
-                rows.append((pid, k))
-    return tuple(rows)
-
-
-class _LineLoader(yaml.SafeLoader):
-    """A safe YAML loader that records each mapping's line under ``__line__``."""
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    mapping = {loader.construct_object(k, deep=True): loader.construct_object(v, deep=True)
-               for k, v in node.value}
-    mapping["__line__"] = node.start_mark.line + 1
-    return mapping
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def read_catalog(corpus: Corpus) -> tuple[dict[str, GameTopics], list[Problem]]:
-    """Read ``quickref.yaml`` beside the corpus and return the topics of each game and every problem."""
-    path = corpus.root / QUICKREF_FILE
-    rel = QUICKREF_FILE
-    problems: list[Problem] = []
-    try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        return {}, [Problem(rel, (mark.line + 1) if mark else 0, f"unreadable yaml: {exc.problem}")]
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        return {}, [Problem(rel, 0, f"unreadable file: {exc}")]
-    if not isinstance(raw, dict) or not isinstance(raw.get("games"), dict):
-        return {}, [Problem(rel, 1, "quickref.yaml must be a mapping with 'games'")]
-    catalog: dict[str, GameTopics] = {}
-    for game, graw in raw["games"].items():
-        if game == "__line__":
-            continue
-        if game not in corpus.games:
-            known = ", ".join(corpus.games)
-            problems.append(Problem(rel, _line(graw), f"unknown game {game!r} (one of {known})"))
-            continue
-        catalog[game] = GameTopics.from_yaml(game, graw, corpus, rel, problems)
-    for game in corpus.games:
-        if game not in catalog:
-            problems.append(Problem(rel, 1, f"no quick-reference topics for game {game!r}"))
-    return catalog, problems
-
-
-_CACHE: dict[tuple[str, str], tuple[weakref.ref[Corpus], dict[str, GameTopics]]] = {}
-
-
-def catalog(corpus: Corpus | None = None) -> dict[str, GameTopics]:
-    """Return the validated topics of every game (read again when the corpus version changes).
-
-    ``quickref.yaml`` is one of the corpus files, so its edits change the
-    :class:`~engine.corpus.CorpusVersion` this cache is keyed on.
-    Raises :class:`CorpusError` (with file and line of each problem) when the file does not validate.
-    """
-    corpus = corpus if corpus is not None else get_corpus()
-    key = (str(corpus.root), corpus_version(corpus.root).digest)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is corpus:
-        return hit[1]
-    found, problems = read_catalog(corpus)
-    if problems:
-        raise CorpusError(problems)
-    if len(_CACHE) > 8:
-        _CACHE.clear()
-    _CACHE[key] = (weakref.ref(corpus), found)
-    return found
 
 
 def game_topics(game: str, corpus: Corpus | None = None) -> GameTopics:

@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS, Analyzer, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
@@ -54,6 +53,7 @@ from engine import locks, ownership
 from engine.corpus import Corpus, CorpusVersion, Paragraph, corpus_version, default_root, load_corpus
 from engine.errors import UnreadableInputError
 from engine.graph import build_graph
+from engine.yamlio import YamlError, read_yaml
 
 SCHEMA_VERSION = "runecodex-search-11"
 META_FILE = "meta.json"
@@ -182,8 +182,8 @@ class Expansion:
 def read_synonyms(path: Path = SYNONYMS_FILE) -> dict[str, dict[str, list[str]]]:
     """Return the synonyms table ``{game or "all": {player words: [rules words]}}`` from *path*."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+        raw = read_yaml(path).data or {}
+    except YamlError as exc:
         raise UnreadableInputError(f"unreadable synonyms file: {exc}", path=str(path)) from None
     if not isinstance(raw, dict):
         raise UnreadableInputError("the synonyms file must map games to tables", path=str(path))
