@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import SerializeAsAny, model_validator
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
@@ -49,7 +49,7 @@ from engine.runewars_miniatures.damage import (
 )
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
 from engine.runewars_miniatures.table import Id, TableSizes, Terrains, Units
-from engine.runewars_miniatures.table_attack import TableProof, from_table
+from engine.runewars_miniatures.table_attack import AnyProof, from_table
 from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
 
 AttackType = Literal["melee", "ranged"]
@@ -188,7 +188,7 @@ class AttackOutcome(Outcome):
     threat_by_edge: dict[str, int] | None = Field(None, exclude_if=_absent)
     allied_morale_tests: list[AlliedTest] | None = Field(None, exclude_if=_absent)
     morale_card: str | None = Field(None, exclude_if=_absent)
-    from_table: SerializeAsAny[TableProof] | None = Field(None, exclude_if=_absent)
+    from_table: AnyProof | None = Field(None, exclude_if=_absent)
 
 
 # ------------------------------------------------------------------------------------------ rules

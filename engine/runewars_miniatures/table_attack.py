@@ -20,8 +20,6 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import SerializeAsAny
-
 from engine.core import Trace, rule
 from engine.corpus import Corpus
 from engine.model import Field, Outcome
@@ -82,10 +80,14 @@ class RangedProof(TableProof):
     flanked_by_defender: bool = False
 
 
+AnyProof = MeleeProof | RangedProof | OverlapProof | TableProof
+"""What the table showed, by what was measured (the most specific proof first)."""
+
+
 class TableRefusal(Outcome):
     """An attack the table makes illegal: the units read and the overlapping pieces, if any."""
 
-    from_table: SerializeAsAny[TableProof]
+    from_table: AnyProof
     overlaps: list[list[str]] | None = Field(None, exclude_if=lambda v: v is None)
 
 
