@@ -1,6 +1,6 @@
 """Benchmark building the printable quick reference: one default PDF per game, against a plain baseline.
 
-For each game, in one process after a warm-up: the wall and CPU time of ``engine.quickref.render_pdf``
+For each game, in one process after a warm-up: the wall and CPU time of ``engine.views.quickref.render_pdf``
 (the default selection on A4: select topics, build the sheet, render HTML, lay it out with WeasyPrint,
 fit it on 2 pages, write the PDF), repeated ``--runs`` times; median and p95. The baseline, measured in
 the same run on the same machine, is WeasyPrint typesetting the very same content (steps, tables, facts,
@@ -37,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import quickref  # noqa: E402
 from engine.corpus import Corpus, get_corpus  # noqa: E402
+from engine.views import quickref  # noqa: E402
 
 BUDGET_S = 5.0
 

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from engine import render
 from engine.corpus import KINDS, Corpus, get_corpus, read_corpus
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError
+from engine.views import render
 
 Handler = Callable[[argparse.Namespace], int]
 _HANDLERS: dict[str, Handler] = {}
@@ -142,8 +142,8 @@ def _summary(corpus: Corpus) -> str:
 
 def _data_report(corpus: Corpus, problems: list[Any], structure: list[Any]) -> str:
     """Return the structured-data and reach lines of ``runecodex check`` (reach never fails the check)."""
-    from engine import corpus_checks
-    from engine.facts import schema_of
+    from engine.corpus import checks as corpus_checks
+    from engine.corpus.facts import schema_of
 
     fact_errors = sum(1 for p in problems if ".facts" in p.message or "corrected_facts" in p.message
                       or p.file == "facts.yaml")
@@ -169,13 +169,13 @@ def _data_report(corpus: Corpus, problems: list[Any], structure: list[Any]) -> s
 @_command("check")
 def cmd_check(args: argparse.Namespace) -> int:
     """Validate the corpus and, with sources, every locator; exit non-zero on any problem."""
-    from engine import corpus_checks
-    from engine.sources import SourceChecker, default_sources
+    from engine.corpus import checks as corpus_checks
+    from engine.corpus.sources import SourceChecker, default_sources
 
     root = Path(args.rules) if args.rules else None
     corpus, problems = read_corpus(root)
     if (corpus.root / "quickref.yaml").is_file():  # the quick reference's topics name paragraph ids
-        from engine.quickref import read_catalog
+        from engine.views.quickref import read_catalog
 
         problems = [*problems, *read_catalog(corpus)[1]]
     if args.doc and args.doc not in corpus.documents:
@@ -305,15 +305,14 @@ def cmd_situations(args: argparse.Namespace) -> int:
 @_command("graph")
 def cmd_graph(args: argparse.Namespace) -> int:
     """Print the glossary graph's statistics, or export a term's neighbourhood (svg, dot, json)."""
-    from engine import ownership
-    from engine.graph import graph_command
+    from engine.files import ownership
 
     if args.output:
         ownership.check_file(Path(args.output), "the graph")  # refused before the graph is computed
     status, text = graph_command(get_corpus(), stats=args.stats, list_all=args.all, as_json=args.json,
                                  term=args.term, game=args.game, depth=args.depth, max_nodes=args.max_nodes,
                                  fmt=args.format, output=args.output, base=args.base)
-    sys.stdout.write(text)  # the file itself is written and recorded by engine.ownership.write_file
+    sys.stdout.write(text)  # the file itself is written and recorded by engine.files.ownership.write_file
     return status
 
 
@@ -322,7 +321,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 @_command("build")
 def cmd_build(args: argparse.Namespace) -> int:
     """Build the site (and the search index) into --out, aside and swapped in when complete."""
-    from engine.build import build_command
+    from engine.site.build import build_command
 
     return build_command(out=args.out, fresh=args.fresh, jobs=args.jobs, quiet=args.quiet)
 
@@ -332,14 +331,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 @_command("quickref")
 def cmd_quickref(args: argparse.Namespace) -> int:
     """Write the printable quick reference of a game (PDF or HTML), or list its topics."""
-    from engine import ownership
-    from engine.quickref import default_output, quickref_command
+    from engine.files import ownership
+    from engine.views.quickref import default_output, quickref_command
 
     if not args.list_topics and args.output != "-":
         fmt = args.format or ("html" if args.output and args.output.lower().endswith((".html", ".htm")) else "pdf")
         target = Path(args.output) if args.output else default_output(args.game, fmt)
         ownership.check_file(target, "the quick reference")  # never a file of the user's, a device or a link
-    # refused before rendering; the sheet itself is written and recorded by engine.ownership.write_file
+    # refused before rendering; the sheet itself is written and recorded by engine.files.ownership.write_file
     return quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
                             output=args.output, list_only=args.list_topics, as_json=args.json)
 
@@ -457,6 +456,38 @@ def _count(low: int, high: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, got {value}")
         return value
     return parse
+
+
+def graph_command(corpus: Corpus, *, stats: bool, list_all: bool, as_json: bool, term: str | None,
+                  game: str | None, depth: int, max_nodes: int, fmt: str, output: str | None,
+                  base: str) -> tuple[int, str]:
+    """Run ``runecodex graph`` and return ``(exit status, text to print)``; write *output* if given.
+
+    ``--stats`` exits 1 when a reference dangles. ``--term`` exports the term's neighbourhood.
+    """
+    from engine.site.layout import site_linker
+    from engine.views.graph import GraphError, GraphStats, build_graph, export, term_neighbourhood
+
+    graph = build_graph(corpus)
+    if stats or term is None:
+        s = GraphStats.from_graph(graph)
+        text = json.dumps(s.to_json(), indent=2) + "\n" if as_json else s.render(None if list_all else 20) + "\n"
+        return (1 if s.dangling else 0), text
+    if depth < 0 or depth > 6:
+        raise GraphError(f"depth must be between 0 and 6, got {depth}", path="depth")
+    if max_nodes < 1:
+        raise GraphError(f"max-nodes must be at least 1, got {max_nodes}", path="max-nodes")
+    sub = term_neighbourhood(graph, term, game, depth, max_nodes, fanout=None)
+    text = export(sub, fmt, site_linker(corpus, base=base))
+    if output:
+        from pathlib import Path
+
+        from engine.files.ownership import write_file
+
+        # aside, then renamed: a full disk or a link planted at *output* never costs the previous file
+        write_file(Path(output), text.encode("utf-8"), "the graph")
+        return 0, f"wrote {output} ({sub.number_of_nodes()} nodes, {sub.number_of_edges()} edges)\n"
+    return 0, text
 
 
 class _Parser(argparse.ArgumentParser):

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-if TYPE_CHECKING:
-    from engine.corpus import Problem
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the corpus, located by file and line."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
 
 
 class RunecodexError(ValueError):
@@ -40,4 +49,4 @@ class CorpusError(RunecodexError):
 
 
 class OutputRefusedError(RunecodexError):
-    """Raise when a command would write or remove a path it does not own (see :mod:`engine.ownership`)."""
+    """Raise when a command would write or remove a path it does not own (see :mod:`engine.files.ownership`)."""

@@ -4,7 +4,7 @@
 
 One line per field: ``FILE:LINE: ID.FIELD: N words of DOC: 'the shared run'`` (longest run first within
 a file, files in order), then a count per field kind. Exit status 1 when anything is listed. The same
-check as ``tests/test_own_words.py`` (see :mod:`engine.own_words`).
+check as ``tests/test_own_words.py`` (see :mod:`engine.corpus.own_words`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections import Counter
 from pathlib import Path
 
 from engine.corpus import get_corpus
-from engine.own_words import RUN, copies
-from engine.sources import default_sources
+from engine.corpus.own_words import RUN, copies
+from engine.corpus.sources import default_sources
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.corpus import Corpus, get_corpus
-from engine.sources import default_sources
+from engine.corpus.sources import default_sources
 
 DOCUMENTS = textwrap.dedent("""\
     documents:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import locks
+from engine.files import locks
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = Path(__file__).parent / "roots" / "test-repo-root" / "rules"
@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.slow,
 # runs ``runecodex build`` with a pause (announced on stderr) at the moment named by argv[1]
 DRIVER = """
 import shutil, sys, time
-import engine.build as build
+import engine.site.build as build
 
 where, args = sys.argv[1], sys.argv[2:]
 

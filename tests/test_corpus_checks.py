@@ -9,9 +9,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import corpus_checks
 from engine.corpus import Corpus, load_corpus, read_corpus
-from engine.facts import check_facts, read_schema
+from engine.corpus import checks as corpus_checks
+from engine.corpus.facts import check_facts, read_schema
 
 MakeCorpus = Callable[[dict[str, str]], Path]  # the make_rules fixture of conftest.py
 

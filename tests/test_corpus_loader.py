@@ -152,7 +152,7 @@ def test_a_clean_corpus_has_no_problems(make_rules):
 
 
 def test_the_parsed_corpus_cache_follows_the_files(make_rules, tmp_path, monkeypatch):
-    from engine import corpus as corpus_module
+    from engine.corpus import loader as corpus_module
 
     monkeypatch.setenv("RUNECODEX_CACHE", str(tmp_path / "cache"))
     root = make_rules(GOOD)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.corpus import Corpus
-from engine.corpus_checks import ASKED_KINDS, ASKED_MAX, ASKED_MIN, SHORT_KINDS, SHORT_MAX_WORDS, reach
+from engine.corpus.checks import ASKED_KINDS, ASKED_MAX, ASKED_MIN, SHORT_KINDS, SHORT_MAX_WORDS, reach
 
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 

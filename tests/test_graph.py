@@ -9,9 +9,10 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from engine import graph as G
 from engine.cli import main
 from engine.corpus import Corpus, load_corpus, read_corpus
+from engine.site.layout import site_linker
+from engine.views import graph as G
 
 RULES = {
     "rune-age/01-rules.yaml": """\
@@ -161,7 +162,7 @@ def test_exports_dot_svg_json_with_links(rules: Path) -> None:
     corpus = load_corpus(rules)
     g = G.build_graph(corpus, rules={})
     sub = G.term_neighbourhood(g, "exhaust", depth=2)
-    linker = G.site_linker(corpus, base="/site/")
+    linker = site_linker(corpus, base="/site/")
     dot = G.export(sub, "dot", linker)
     assert dot.startswith('digraph "glossary" {')
     assert 'URL="/site/rune-age/glossary/exhaust.html"' in dot

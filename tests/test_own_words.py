@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.corpus import Corpus, Paragraph, Source, Table
-from engine.own_words import RUN, BookIndex, copies, fields, is_printed_name, words
+from engine.corpus.own_words import RUN, BookIndex, copies, fields, is_printed_name, words
 
 
 def test_no_field_copies_a_run_of_eight_words(corpus: Corpus, seeds: Path) -> None:
@@ -63,8 +63,8 @@ def test_printed_names_exempt_only_the_marked_fields() -> None:
 
 
 def test_facts_keys_declared_as_names_are_exempt(corpus: Corpus, seeds: Path) -> None:
-    from engine.facts import schema_of
-    from engine.own_words import _fact_key
+    from engine.corpus.facts import schema_of
+    from engine.corpus.own_words import _fact_key
 
     assert _fact_key("facts.turn_steps[0]") == "turn_steps"
     assert _fact_key("corrected_facts.ra.quick-reference.a-player-s-turn.steps[5]") == "steps"

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import ownership
-from engine.build import publish
 from engine.cli import main
-from engine.corpus import _cached, cache_dir, cache_key, get_corpus
+from engine.corpus import cache_dir, cache_key, get_corpus
+from engine.corpus.loader import _cached
 from engine.errors import OutputRefusedError
+from engine.files import ownership
+from engine.site.build import publish
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY_RULES = Path(__file__).parent / "roots" / "test-repo-root" / "rules"

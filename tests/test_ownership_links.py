@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import ownership
-from engine.build import publish
+from engine.files import ownership
+from engine.site.build import publish
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY_RULES = Path(__file__).parent / "roots" / "test-repo-root" / "rules"
@@ -169,7 +169,7 @@ def test_graph_on_a_full_disk_leaves_the_previous_file_byte_identical(tmp_path: 
 # runs ``runecodex graph`` and, once the graph is computed, puts a link to the user's file at the output
 PLANT = """
 import os, sys
-import engine.graph as graph
+import engine.views.graph as graph
 
 out, target, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 real_export = graph.export

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import quickref, render
+from engine import PROJECT_ROOT
 from engine.cli import main
 from engine.corpus import Corpus, load_corpus
 from engine.errors import CorpusError, OutputRefusedError, UnreadableInputError
+from engine.views import quickref, render
 
 GAMES = ("rune-age", "runewars-miniatures", "runewars", "runeslingers")
 A4 = "595.276 x 841.89 pts (A4)"
@@ -202,7 +203,7 @@ def test_no_rule_text_is_written_in_the_templates_or_topics_file() -> None:
     visible = re.sub(r"\{[{%#].*?[}%#]\}", " ", template, flags=re.S)
     words = html_text(visible).split()
     assert len(words) < 40, words  # the title, "quick reference", "errata applied", the print hint
-    raw = yaml.safe_load((quickref.TEMPLATES.parents[2] / "rules" / "quickref.yaml").read_text())
+    raw = yaml.safe_load((PROJECT_ROOT / "rules" / "quickref.yaml").read_text())
     for game in raw["games"].values():
         for chapter in game["chapters"]:
             for t in chapter["topics"]:
@@ -259,7 +260,7 @@ def test_icons_are_our_inline_svg_with_a_key(game: str, corpus: Corpus) -> None:
 def test_every_icon_is_well_formed_svg() -> None:
     import xml.etree.ElementTree as ET
 
-    from engine.quickref_icons import ICONS, svg
+    from engine.views.quickref.icons import ICONS, svg
 
     for name in ICONS:
         root = ET.fromstring(svg(name, name))
@@ -457,7 +458,7 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monke
     def refuse(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("engine.ownership.os.replace", refuse)
+    monkeypatch.setattr("engine.files.ownership.os.replace", refuse)
     with pytest.raises(OutputRefusedError, match="no space left"):
         quickref.write("runewars", out, topics="duel", corpus=corpus)
     assert out.read_bytes() == previous

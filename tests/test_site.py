@@ -15,9 +15,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from engine.build import BuildReport, SiteBuildError, build_site, cache_dir_for, publish
 from engine.corpus import Corpus
 from engine.errors import CorpusError
+from engine.site.build import BuildReport, SiteBuildError, build_site, cache_dir_for, publish
 from engine.site.layout import SiteLayout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,7 +153,7 @@ def test_faq_entries_appear_under_the_rules_they_clarify(site: Path, corpus: Cor
 
 
 def test_links_related_referenced_by_and_engine(site: Path, corpus: Corpus) -> None:
-    from engine.graph import engine_rules
+    from engine.views.graph import engine_rules
 
     pid = next(p.id for p in corpus if p.related and corpus.cited_by.get(p.id))
     block = _section(_page_of(site, pid), pid)
@@ -401,7 +401,7 @@ def test_publish_swaps_whole_folders(tmp_path: Path) -> None:
 
 def test_the_site_carries_each_games_quick_reference(site: Path) -> None:
     from engine.corpus import get_corpus
-    from engine.quickref import render_html
+    from engine.views.quickref import render_html
 
     corpus = get_corpus()
     for game in corpus.games:

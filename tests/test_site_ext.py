@@ -17,7 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-from engine.ownership import MARKER
+from engine.files.ownership import MARKER
 
 pytest_plugins = ["sphinx.testing.fixtures"]
 
@@ -152,7 +152,7 @@ def test_a_rebuild_removes_only_pages_it_generated(app: SphinxTestApp, corpus_ca
     planted.write_text("mine")
     rules = root / "rules" / "runewars-miniatures" / "01-a.yaml"
     rules.write_text(rules.read_text().replace("section: Attack", "section: Strike"))
-    from engine.corpus import _cached
+    from engine.corpus.loader import _cached
 
     _cached.cache_clear()  # this process read the corpus before the edit
     again = SphinxTestApp("html", srcdir=root, freshenv=True)

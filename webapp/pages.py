@@ -19,8 +19,8 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from engine import render
-from engine.build import site_version
+from engine.site.build import site_version
+from engine.views import render
 from webapp.api import services
 
 bp = Blueprint("pages", __name__)

@@ -53,14 +53,14 @@ def warm_worker() -> bool:
     """Import the renderer in the worker process (so the first real PDF does not pay for it)."""
     import weasyprint  # noqa: F401
 
-    import engine.quickref  # noqa: F401
+    import engine.views.quickref  # noqa: F401
     return True
 
 
 def render_in_worker(rules: str, version: str, game: str, topics: list[str], paper: str) -> bytes:
     """Render one PDF in the worker process from the corpus of *rules* at *version* (its digest)."""
     from engine.corpus import corpus_version, load_corpus
-    from engine.quickref import render_pdf
+    from engine.views.quickref import render_pdf
 
     root = Path(rules)
     corpus = _WORKER_CORPUS.get(version)

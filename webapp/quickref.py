@@ -50,7 +50,7 @@ def _selection() -> tuple[str | None, str]:
 
 def _module() -> Any:
     try:
-        from engine import quickref
+        from engine.views import quickref
     except ImportError:
         abort(404, description="quick references are not available in this build")
     return quickref

@@ -63,7 +63,7 @@ def prepare(site_dir: Path, out: TextIO = sys.stderr, site: bool = True) -> None
     ``site=False`` leaves the site to :func:`webapp.sitebuild.build_in_background` (issue 13)."""
     if site and not (site_dir / "index.html").is_file():
         try:
-            from engine.build import build_site
+            from engine.site.build import build_site
         except ImportError:
             print("serve: the site builder is not available; rule links use /rules/<id>", file=out)
         else:

@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import jsoninput, render
-from engine.build import site_version
+from engine import jsoninput
 from engine.core import Situation, load_situations, resolve
 from engine.corpus import Corpus, default_root
 from engine.errors import UnreadableInputError
 from engine.examples import example_files, load_example
 from engine.search.index import default_index_dir
+from engine.site.build import site_version
+from engine.views import render
 from webapp.snapshot import Snapshot, Versions
 
 SITE_RECHECK_SECONDS = 2.0

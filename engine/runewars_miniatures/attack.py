@@ -15,29 +15,25 @@ trays keep standing as 22.2 allows) and ``attacker.morale_card`` (the card resol
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
-from pydantic import model_validator
-
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars_miniatures.attack_position import (
+    AlliedTest,
+    Attacker,
+    AttackOutcome,
+    AttackPosition,
+    Rerolls,
+)
 from engine.runewars_miniatures.common import (
     GAME,
-    EdgeKind,
     Formation,
-    Game,
-    KeywordX,
-    Name,
-    Ranks,
     full_ranks_behind,
     is_partial,
     keyword_instances,
     keyword_value,
     plural,
 )
-from engine.runewars_miniatures.contact import CornerEdges
 from engine.runewars_miniatures.damage import (
     Casualties,
     casualties,
@@ -48,147 +44,10 @@ from engine.runewars_miniatures.damage import (
     wounds_from_damage,
 )
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
-from engine.runewars_miniatures.table import Id, TableSizes, Terrains, Units
-from engine.runewars_miniatures.table_attack import AnyProof, from_table
+from engine.runewars_miniatures.table_attack import from_table
 from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
 
-AttackType = Literal["melee", "ranged"]
-Count = Annotated[int, Field(ge=0, le=99)]
 PROFILE_RULE = {"melee": "rwm.48.1", "ranged": "rwm.65.1"}
-
-
-class Attacker(Model):
-    """The attacking unit: its formation and contact, the facts of its target, and the choices it made."""
-
-    name: Name | None = maybe()
-    unit: Id | None = maybe(title="Unit on the table")
-    ranks: Ranks | None = maybe()
-    contacted_edge: EdgeKind | None = maybe()
-    contacted_edges: Annotated[list[EdgeKind], Field(min_length=1, max_length=3)] | None = maybe()
-    touching_partial_rank: bool | None = maybe()
-    touching_other_trays: bool | None = maybe()
-    brutal: KeywordX | None = maybe()
-    precise: KeywordX | None = maybe()
-    flanking: bool | None = maybe()
-    flanking_die: Literal["blue", "red"] | None = maybe()
-    flanked_by_defender: bool | None = maybe()
-    engaged: bool | None = maybe()
-    range: int | None = maybe(ge=1, le=99)
-    line_of_sight: bool | None = maybe()
-    in_firing_arc: bool | None = maybe()
-    profile: AttackType | None = maybe()
-    dice: int | None = maybe(ge=0, le=30)
-    dice_removed: int | None = maybe(ge=0, le=30)
-    surge_abilities: Annotated[list[Name], Field(max_length=20)] | None = maybe()
-    accuracy_assigned: Annotated[list[Name], Field(max_length=30)] | None = maybe()
-    wound_assignment: Literal["concentrate", "spread"] | None = maybe()
-    morale_card: Name | None = maybe()
-
-
-class Defender(Model):
-    """The defending unit: defense and its modifiers, wounds, formation, panic tokens and engaged allies."""
-
-    name: Name | None = maybe()
-    unit: Id | None = maybe(title="Unit on the table")
-    defense: int = Field(ge=0, le=20)
-    defend_modifier: int | None = maybe(ge=0, le=20)
-    defense_modifiers: Annotated[list[Annotated[int, Field(ge=-20, le=20)]], Field(max_length=20)] | None = maybe()
-    wound_threshold: int | None = maybe(ge=1, le=20)
-    ranks: Ranks | None = maybe()
-    figures_per_tray: int | None = maybe(ge=1, le=12)
-    figure_upgrades: int | None = maybe(ge=0, le=12)
-    panic_tokens: Count | None = maybe()
-    engaged_with_allies: Annotated[list[Name], Field(max_length=20)] | None = maybe()
-
-
-class Results(Model):
-    """The final dice results, by icon."""
-
-    hit: Count | None = maybe()
-    mortal_strike: Count | None = maybe()
-    accuracy: Count | None = maybe()
-    morale: Count | None = maybe()
-    surge: Count | None = maybe()
-
-
-class AttackPosition(OpenPosition):
-    """A melee or ranged attack, either with its facts stated or read from the table.
-
-    Stated: ``attacker.ranks`` (and ``attacker.range`` for a ranged attack) with the contact, flanking, range and
-    sight facts. On the table: ``table``, ``units`` (and ``terrain``) with ``attacker.unit`` and
-    ``defender.unit`` naming the two units; those facts are then measured.
-    """
-
-    game: Game
-    situation: Literal["attack"]
-    attack_type: AttackType
-    attacker: Attacker
-    defender: Defender
-    results: Results
-    panic_tokens_spent: Count | None = maybe()
-    table: TableSizes | None = maybe()
-    units: Units | None = maybe()
-    terrain: Terrains | None = maybe()
-    corner_edges: CornerEdges | None = maybe()
-
-    @model_validator(mode="after")
-    def _stated_or_on_the_table(self) -> AttackPosition:
-        if self.units is None:
-            if self.attacker.ranks is None:
-                raise refuse("missing field 'ranks'", "attacker.ranks")
-            if self.attack_type == "ranged" and self.attacker.range is None:
-                raise refuse("missing field 'range'", "attacker.range")
-            return self
-        ids = {u.id for u in self.units}
-        for role, uid in (("attacker", self.attacker.unit), ("defender", self.defender.unit)):
-            if uid is None:
-                raise refuse("missing field 'unit'", f"{role}.unit")
-            if uid not in ids:
-                raise refuse(f"{uid!r} names no unit of the position", f"{role}.unit")
-        if self.attacker.unit == self.defender.unit:
-            raise refuse("the attacker and the defender must be different units", "defender.unit")
-        return self
-
-
-class Rerolls(Model):
-    """Rerolls of step 4: one per full rank behind the front (and Precise), and the partial rank's dice."""
-
-    full_rank: int
-    partial_rank: int
-
-
-class AlliedTest(Model):
-    """A morale test an allied unit engaged with the target suffers after a shot into the melee."""
-
-    unit: str
-    severity: int
-
-
-def _absent(v: object) -> bool:
-    return v is None
-
-
-class AttackOutcome(Outcome):
-    """Threat, dice, rerolls, damage against defense, wounds and casualties, and the morale test."""
-
-    threat: int | None = None
-    extra_dice: int | None = None
-    rerolls: Rerolls | None = None
-    damage: int | None = None
-    defense: int | None = None
-    wounds: int | None = None
-    figures_removed: int | None = None
-    trays_removed: int | None = None
-    morale_test_severity: int | None = None
-    destroyed: bool | None = None
-    canceled: bool = False
-    dice: int | None = Field(None, exclude_if=_absent)
-    wound_tokens: int | None = Field(None, exclude_if=_absent)
-    ranks_after: list[int] | None = Field(None, exclude_if=_absent)
-    threat_by_edge: dict[str, int] | None = Field(None, exclude_if=_absent)
-    allied_morale_tests: list[AlliedTest] | None = Field(None, exclude_if=_absent)
-    morale_card: str | None = Field(None, exclude_if=_absent)
-    from_table: AnyProof | None = Field(None, exclude_if=_absent)
 
 
 # ------------------------------------------------------------------------------------------ rules

@@ -18,11 +18,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import Trace, rule
 from engine.corpus import Corpus
-from engine.model import Field, Outcome
+from engine.runewars_miniatures.attack_position import (
+    AttackOutcome,
+    AttackPosition,
+    MeleeProof,
+    OverlapProof,
+    RangedProof,
+    TableProof,
+    TableRefusal,
+)
 from engine.runewars_miniatures.contact import ContactResult, analyse
 from engine.runewars_miniatures.ranges import range_between
 from engine.runewars_miniatures.sight import sight
@@ -35,60 +43,6 @@ from engine.runewars_miniatures.table import (
     r3,
     read_table,
 )
-
-if TYPE_CHECKING:
-    from engine.runewars_miniatures.attack import AttackOutcome, AttackPosition
-
-
-class TableProof(Outcome):
-    """The units read from the table, and what the table shows about them."""
-
-    attacker: str
-    defender: str
-
-
-class OverlapProof(TableProof):
-    """An illegal table: pieces overlap."""
-
-    overlaps: list[list[str]]
-
-
-class MeleeProof(TableProof):
-    """Engagement, the attacker's contacted edges and where the units touch, and flanking."""
-
-    engaged: bool
-    contacted_edges: list[str] | None = Field(None, exclude_if=lambda v: v is None)
-    contact_points: list[list[float]] | None = Field(None, exclude_if=lambda v: v is None)
-    flanking: bool = False
-    flanked_by_defender: bool = False
-
-
-class RangedProof(TableProof):
-    """Engagement, firing arc, line of sight (a clear line and the blockers), range with its closest points."""
-
-    engaged: bool
-    in_firing_arc: bool
-    line_of_sight: bool
-    witness: list[list[float]] | None
-    blockers: list[str]
-    arc_degrees: float | None
-    range: int | None
-    distance: float
-    closest: list[list[float]]
-    band: float | None
-    flanking: bool = False
-    flanked_by_defender: bool = False
-
-
-AnyProof = MeleeProof | RangedProof | OverlapProof | TableProof
-"""What the table showed, by what was measured (the most specific proof first)."""
-
-
-class TableRefusal(Outcome):
-    """An attack the table makes illegal: the units read and the overlapping pieces, if any."""
-
-    from_table: AnyProof
-    overlaps: list[list[str]] | None = Field(None, exclude_if=lambda v: v is None)
 
 
 def from_table(fn: Callable[[AttackPosition, Trace, Corpus], AttackOutcome]

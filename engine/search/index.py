@@ -49,11 +49,12 @@ from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS, Analyzer, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
 
-from engine import locks, ownership
+from engine import PROJECT_ROOT
 from engine.corpus import Corpus, CorpusVersion, Paragraph, corpus_version, default_root, load_corpus
+from engine.corpus.yamlio import YamlError, read_yaml
 from engine.errors import UnreadableInputError
-from engine.graph import build_graph
-from engine.yamlio import YamlError, read_yaml
+from engine.files import locks, ownership
+from engine.views.graph import build_graph
 
 SCHEMA_VERSION = "runecodex-search-11"
 META_FILE = "meta.json"
@@ -113,7 +114,7 @@ def default_index_dir() -> Path:
     env = os.environ.get("RUNECODEX_INDEX")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "build" / "index"
+    return PROJECT_ROOT / "build" / "index"
 
 
 # --------------------------------------------------------------------------- freshness
@@ -204,7 +205,7 @@ def read_synonyms(path: Path = SYNONYMS_FILE) -> dict[str, dict[str, list[str]]]
 def expansions(corpus: Corpus, synonyms: Mapping[str, Mapping[str, list[str]]]) -> list[Expansion]:
     """Return the query expansions: the glossary graph's aliases and "See ..." links, then the synonyms.
 
-    From the glossary graph (``engine/graph.py``): every alias of a term node leads to the terms its
+    From the glossary graph (``engine/views/graph.py``): every alias of a term node leads to the terms its
     glossary entry defines, and every name of a glossary entry with a ``see`` edge leads to the terms
     of the entry it sends the reader to (or that entry's title).
     """

@@ -8,14 +8,14 @@ What it adds to Sphinx:
   changes, so an incremental build re-reads exactly the pages whose content changed. The ``rcpage``
   parser turns a spec into a doctree; rules text stays text (never markup).
 * **Own only what it writes.** The source folder carries a manifest (``.runecodex-owned.json``, see
-  :mod:`engine.ownership`) listing every file the extension wrote; a later build removes only listed
+  :mod:`engine.files.ownership`) listing every file the extension wrote; a later build removes only listed
   files it no longer needs, never anything else. A source folder that is not empty and has no manifest
   is refused. When Sphinx is run on the repository root itself (``sphinx-build -M html . _build``, the
   Sphinx convention), the extension moves the source folder to ``runecodex_srcdir`` (default
   ``site/_generated``, git-ignored) on ``config-inited``, so the root's other files are never read,
   written or removed: the result is the same site as ``runecodex build``.
 * **Workers die with the build.** Sphinx's parallel workers ask the kernel to kill them when the build
-  process dies (:func:`engine.locks.die_with_parent`), from the first public event each one emits
+  process dies (:func:`engine.files.locks.die_with_parent`), from the first public event each one emits
   (``source-read``, ``html-page-context``), so a killed build leaves no orphans behind.
 * **The ``rc`` domain** holds, per document, every paragraph anchor (``rwm.10.9`` -> page) and every
   glossary page, with ``clear_doc``/``merge_domaindata`` so incremental and parallel builds work.
@@ -557,11 +557,11 @@ def generate_sources(srcdir: Path, pages_dir: Path | None, rules: Path | None, c
     folder that is not empty and carries no manifest of ours is refused
     (:class:`~engine.errors.OutputRefusedError`).
     """
-    from engine import graph as G
-    from engine import ownership
     from engine.corpus import get_corpus
+    from engine.files import ownership
     from engine.site.layout import SiteLayout
     from engine.site.pages import PageBuilder, inline_svg
+    from engine.views import graph as G
 
     ownership.check_dir(srcdir, "the generated site sources")
     corpus = get_corpus(rules)
@@ -614,8 +614,8 @@ def generate_sources(srcdir: Path, pages_dir: Path | None, rules: Path | None, c
 
 def _cached_svgs(sources: Mapping[str, str], cache: Path) -> dict[str, str]:
     """Return ``{key: svg}``, laying out with Graphviz only the DOT sources not seen before."""
-    from engine import ownership
-    from engine.graph import render_svgs
+    from engine.files import ownership
+    from engine.views.graph import render_svgs
 
     ownership.claim_dir(cache, "graph-cache", "the graph picture cache", tree=True)
     digest = {key: hashlib.sha256(src.encode()).hexdigest()[:24] for key, src in sources.items()}
@@ -653,7 +653,7 @@ def _own_srcdir(app: Sphinx, config: Any) -> None:
     if not config.runecodex_generate:
         return
     if Path(app.srcdir).resolve() == Path(app.confdir).resolve():
-        from engine import ownership
+        from engine.files import ownership
 
         target = Path(app.confdir) / config.runecodex_srcdir
         try:
@@ -737,13 +737,13 @@ def _epub_leaves_out_doctrees(app: Sphinx) -> list[Any]:
 def _write_quick_references(app: Sphinx, exception: BaseException | None) -> None:
     """Write each game's quick-reference sheet as ``quickref/<game>.html`` beside the pages (``build-finished``).
 
-    The same responsive page the web app serves at ``/quickref/<game>.html`` (engine.quickref renders both),
+    The same responsive page the web app serves at ``/quickref/<game>.html`` (engine.views.quickref renders both),
     so the site read on its own still has the sheets; it prints to the same two pages as the PDF.
     """
     if exception is not None or app.builder.format != "html" or not app.config.runecodex_generate:
         return
     from engine.corpus import get_corpus
-    from engine.quickref import render_html
+    from engine.views.quickref import render_html
 
     rules = Path(app.config.runecodex_rules) if app.config.runecodex_rules else None
     corpus = get_corpus(rules)
@@ -770,14 +770,14 @@ def _worker_dies_with_build(app: Sphinx, *args: Any) -> None:
 
     Sphinx's parallel workers are forked by the build and read or write one chunk of pages each. The
     first event a worker emits (``source-read`` when reading, ``html-page-context`` when writing)
-    asks the kernel to kill it when the build dies (:func:`engine.locks.die_with_parent`), and makes
+    asks the kernel to kill it when the build dies (:func:`engine.files.locks.die_with_parent`), and makes
     it exit at once when the build is already gone, so a killed build leaves no orphans working on.
     Only public Sphinx events are used; in the build process itself this does nothing.
     """
     pid = os.getpid()
     if not _BUILD_PID or _BUILD_PID[0] == pid or _GUARDED_WORKER[:1] == [pid]:
         return
-    from engine.locks import die_with_parent
+    from engine.files.locks import die_with_parent
 
     die_with_parent(_BUILD_PID[0])
     _GUARDED_WORKER[:] = [pid]

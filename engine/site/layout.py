@@ -17,11 +17,13 @@ Page names (Sphinx docnames, ``.html`` appended in the built site)::
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from engine.corpus import Corpus, Paragraph
+from engine.views.graph import Linker
 
 _SLUG_RE = re.compile(r"[^a-z0-9]+")
 _CHAPTER_PREFIX_RE = re.compile(r"^\d+[-_ ]*")
@@ -229,3 +231,25 @@ def _lay_out_document(doc_key: str, doc_title: str, game: str, paras: Iterable[P
         chapters[cdoc] = ChapterPage(cdoc, doc_key, game, stem, chapter_title(stem), tuple(names))
         chapter_names.append(cdoc)
     return DocumentPage(f"{base}/index", doc_key, game, doc_title, tuple(chapter_names))
+
+
+# ------------------------------------------------------------------------------------------ graph links
+
+def site_linker(corpus: Corpus, base: str = "/", from_docname: str | None = None) -> Linker:
+    """Return a linker pointing nodes at their site pages, absolute below *base* or relative to a page."""
+    return site_linker_for(SiteLayout.from_corpus(corpus), base, from_docname)
+
+
+def site_linker_for(layout: SiteLayout, base: str = "/", from_docname: str | None = None) -> Linker:
+    """Return a linker for an already computed site *layout* (see :func:`site_linker`)."""
+    def place(url: str) -> str:
+        return relative_url(from_docname, url) if from_docname is not None else base + url
+
+    def link(node: str, data: Mapping[str, Any]) -> str | None:
+        if data["kind"] == "paragraph" and data["pid"] in layout.page_of:
+            return place(layout.url(data["pid"]))
+        if data["kind"] == "term" and data["glossary"] in layout.glossary_page_of:
+            return place(layout.term_url(data["glossary"]))
+        return None
+
+    return link

@@ -18,10 +18,10 @@ from typing import Any
 
 import networkx as nx
 
-from engine import graph as G
-from engine import render
 from engine.corpus import Corpus, Paragraph
-from engine.site.layout import GamePages, SiteLayout
+from engine.site.layout import GamePages, SiteLayout, site_linker_for
+from engine.views import graph as G
+from engine.views import render
 
 Inline = list[Any]
 Block = dict[str, Any]
@@ -81,7 +81,7 @@ class TermLinker:
 
 
 def text_blocks(text: str, linker: TermLinker | None, linked: set[str], skip: str | None = None) -> list[Block]:
-    """Return the blocks of a rules text as parsed by :mod:`engine.render` (the one reader of corpus text)."""
+    """Return the blocks of a rules text as parsed by :mod:`engine.views.render` (the one reader of corpus text)."""
     def inl(s: str) -> Inline:
         return linker.link(s, linked, skip) if linker else [s]
 
@@ -396,7 +396,7 @@ class PageBuilder:
         p = self.corpus.paragraphs[g.pid]
         sub = G.neighbourhood(self._contracted(), G.term_node(p.game, p.defines[0]), 2, GRAPH_MAX_NODES,
                               GRAPH_FANOUT)
-        linker = G.site_linker_for(self.layout, from_docname=g.docname)
+        linker = site_linker_for(self.layout, from_docname=g.docname)
         return G.to_dot(sub, linker, name=g.pid)
 
     def _contracted(self) -> nx.MultiDiGraph:

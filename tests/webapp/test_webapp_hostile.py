@@ -225,7 +225,7 @@ def test_caches_are_bounded_in_bytes_not_entries() -> None:
 def test_the_quick_reference_printer_answers_503_with_retry_after_when_busy(tmp_path: Path) -> None:
     app = create_app({"TESTING": True, "SITE_DIR": str(tmp_path), "PDF_QUEUE": 1, "PDF_WAIT_SECONDS": 0.01})
     client = app.test_client()
-    from engine.quickref import topics
+    from engine.views.quickref import topics
 
     keys = [t.key for c in topics("rune-age") for t in c.topics]
     try:

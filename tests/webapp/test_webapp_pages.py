@@ -7,8 +7,8 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from engine.build import write_site_version
 from engine.corpus import CorpusVersion, get_corpus
+from engine.site.build import write_site_version
 from engine.site.layout import SiteLayout
 from webapp.app import create_app
 
@@ -86,7 +86,7 @@ def test_built_site_is_served_and_rulings_link_into_it(tmp_path: Path) -> None:
 
 
 def test_quick_reference_page_lists_topics_and_renders_the_pdf(client: FlaskClient) -> None:
-    from engine.quickref import default_topics, topics
+    from engine.views.quickref import default_topics, topics
 
     html = client.get("/quickref/rune-age").get_data(as_text=True)
     chapters = topics("rune-age")

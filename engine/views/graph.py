@@ -29,15 +29,12 @@ import textwrap
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-
-if TYPE_CHECKING:
-    from engine.site.layout import SiteLayout
 
 EDGE_TYPES = ("uses-term", "defines", "related", "see", "amends", "clarifies", "part-of", "indexed",
               "cited-by-engine")
@@ -469,56 +466,3 @@ def export(sub: nx.MultiDiGraph, fmt: str, linker: Linker | None = None) -> str:
     if fmt == "json":
         return json.dumps(to_json(sub, linker), ensure_ascii=False, indent=2) + "\n"
     raise GraphError(f"unknown format {fmt!r} (one of svg, dot, json)", path="format")
-
-
-def site_linker(corpus: Corpus, base: str = "/", from_docname: str | None = None) -> Linker:
-    """Return a linker pointing nodes at their site pages, absolute below *base* or relative to a page."""
-    from engine.site.layout import SiteLayout
-
-    return site_linker_for(SiteLayout.from_corpus(corpus), base, from_docname)
-
-
-def site_linker_for(layout: SiteLayout, base: str = "/", from_docname: str | None = None) -> Linker:
-    """Return a linker for an already computed site *layout* (see :func:`site_linker`)."""
-    from engine.site.layout import relative_url
-
-    def place(url: str) -> str:
-        return relative_url(from_docname, url) if from_docname is not None else base + url
-
-    def link(node: str, data: Mapping[str, Any]) -> str | None:
-        if data["kind"] == "paragraph" and data["pid"] in layout.page_of:
-            return place(layout.url(data["pid"]))
-        if data["kind"] == "term" and data["glossary"] in layout.glossary_page_of:
-            return place(layout.term_url(data["glossary"]))
-        return None
-
-    return link
-
-
-def graph_command(corpus: Corpus, *, stats: bool, list_all: bool, as_json: bool, term: str | None,
-                  game: str | None, depth: int, max_nodes: int, fmt: str, output: str | None,
-                  base: str) -> tuple[int, str]:
-    """Run ``runecodex graph`` and return ``(exit status, text to print)``; write *output* if given.
-
-    ``--stats`` exits 1 when a reference dangles. ``--term`` exports the term's neighbourhood.
-    """
-    graph = build_graph(corpus)
-    if stats or term is None:
-        s = GraphStats.from_graph(graph)
-        text = json.dumps(s.to_json(), indent=2) + "\n" if as_json else s.render(None if list_all else 20) + "\n"
-        return (1 if s.dangling else 0), text
-    if depth < 0 or depth > 6:
-        raise GraphError(f"depth must be between 0 and 6, got {depth}", path="depth")
-    if max_nodes < 1:
-        raise GraphError(f"max-nodes must be at least 1, got {max_nodes}", path="max-nodes")
-    sub = term_neighbourhood(graph, term, game, depth, max_nodes, fanout=None)
-    text = export(sub, fmt, site_linker(corpus, base=base))
-    if output:
-        from pathlib import Path
-
-        from engine.ownership import write_file
-
-        # aside, then renamed: a full disk or a link planted at *output* never costs the previous file
-        write_file(Path(output), text.encode("utf-8"), "the graph")
-        return 0, f"wrote {output} ({sub.number_of_nodes()} nodes, {sub.number_of_edges()} edges)\n"
-    return 0, text

@@ -1,8 +1,8 @@
 """The quick reference's topics as data: ``rules/quickref.yaml`` read, validated and cached.
 
 ``quickref.yaml`` lists, per game, chapters of topics; each topic names the corpus paragraphs it shows and
-its layout ``block`` (see :mod:`engine.quickref`). The file is read by the one YAML reader
-(:mod:`engine.yamlio`) and its entries validated by pydantic models (:class:`TopicEntry`,
+its layout ``block`` (see :mod:`engine.views.quickref`). The file is read by the one YAML reader
+(:mod:`engine.corpus.yamlio`) and its entries validated by pydantic models (:class:`TopicEntry`,
 :class:`ChapterEntry`); what needs the corpus (paragraph ids, their game, fact keys) and the whole file
 (keys used twice, a default selection) is checked on the typed entries. Every problem has file and line.
 """
@@ -17,11 +17,11 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field, ValidationError
 
 from engine.corpus import Corpus, Problem, corpus_version, get_corpus
-from engine.corpus_schema import problems_of
+from engine.corpus.schema import problems_of
+from engine.corpus.yamlio import YamlDoc, YamlError, read_yaml
 from engine.errors import CorpusError
 from engine.model import Model, refuse
-from engine.quickref_icons import ICONS
-from engine.yamlio import YamlDoc, YamlError, read_yaml
+from engine.views.quickref.icons import ICONS
 
 QUICKREF_FILE = "quickref.yaml"
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")

@@ -2,13 +2,13 @@
 
 One schema language for every corpus file: a paragraph entry of ``rules/<doc>/*.yaml``
 (:class:`ParagraphEntry`), an index line, ``documents.yaml`` (:class:`DocumentsFile`); the quick
-reference (``engine.quickref``) and the facts declarations (``engine.facts``) declare theirs the same
+reference (``engine.views.quickref``) and the facts declarations (``engine.corpus.facts``) declare theirs the same
 way. The models check shapes and types (strict: ``"12"`` is not a page, ``yes`` is not a text); what
 needs the rest of the corpus (an id's prefix, links, facts against ``facts.yaml``) is checked by
 :mod:`engine.corpus` on the typed entries.
 
 :func:`problems_of` turns a pydantic ``ValidationError`` into problems at the line of the key or list
-item each error sits at (:meth:`engine.yamlio.YamlDoc.line_of`), worded from :data:`MUST` or from the
+item each error sits at (:meth:`engine.corpus.yamlio.YamlDoc.line_of`), worded from :data:`MUST` or from the
 model's own message (:func:`refuse`).
 """
 
@@ -16,28 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, model_validator
 
+from engine.corpus.yamlio import YamlDoc
+from engine.errors import Problem
 from engine.model import Model, refuse
-from engine.yamlio import YamlDoc
 
 KINDS = ("rule", "glossary", "errata", "faq", "example", "table", "scenario")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with the corpus, located by file and line."""
-
-    file: str
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
 
 
 # ------------------------------------------------------------------------------------------ field types

@@ -12,7 +12,7 @@ copied to a fresh folder beside the published one and exchanged with it in one `
 (``RENAME_EXCHANGE``) where the system has it, so a running server never sees a half-written site.
 The build runs with warnings as errors (``-W``) and ``nitpicky``; the corpus must validate first.
 
-Safety (:mod:`engine.ownership`, :mod:`engine.locks`): ``--out`` must be a new or empty folder or one
+Safety (:mod:`engine.files.ownership`, :mod:`engine.files.locks`): ``--out`` must be a new or empty folder or one
 Runecodex made (it carries ``.runecodex-owned.json``, listing the published files); anything else,
 including a file, a device node or a symbolic link, is refused before anything is written. One build
 of a site runs at a time, under a lock the kernel drops when its holder dies (a waiting build says
@@ -37,11 +37,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TextIO
 
-from engine import locks, ownership
+from engine import PROJECT_ROOT
 from engine.corpus import Corpus, CorpusVersion, get_corpus
 from engine.errors import RunecodexError
+from engine.files import locks, ownership
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT_ROOT
 DEFAULT_OUT = ROOT / "build" / "site"
 SITE_VERSION_FILE = "runecodex-version.json"
 
@@ -99,7 +100,7 @@ def _staging_leftovers(out: Path) -> list[Path]:
 def publish(staged: Path, out: Path) -> None:
     """Copy *staged* beside *out* and swap it in atomically; the previous site is removed afterwards.
 
-    *out* must be new, empty or ours (:func:`engine.ownership.check_dir`); the published folder carries
+    *out* must be new, empty or ours (:func:`engine.files.ownership.check_dir`); the published folder carries
     a marker listing its files, and the previous one loses exactly the files its own marker lists.
     """
     ownership.check_dir(out, "the site")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine import PROJECT_ROOT
 from engine.corpus import Corpus, Document, Paragraph, Problem
 
 NUMBER_WORDS = {
@@ -36,7 +37,7 @@ def default_sources() -> Path | None:
     env = os.environ.get("RUNECODEX_SOURCES")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent.parent
+    here = PROJECT_ROOT
     for candidate in (here.parent / "shared" / "seeds", Path.cwd().parent / "shared" / "seeds"):
         if candidate.is_dir():
             return candidate

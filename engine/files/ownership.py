@@ -41,13 +41,14 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from engine import PROJECT_ROOT
 from engine.errors import OutputRefusedError
 
 MARKER = ".runecodex-owned.json"
 OWNER = "runecodex"
 LEDGER = "owned-files.json"
 LEDGER_LIMIT = 2000
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT_ROOT
 # Removal never follows a symbolic link, at any depth: every folder is opened with O_NOFOLLOW relative
 # to its parent's descriptor, and names are unlinked relative to the folder's descriptor (unlinking a
 # link removes the link, never what it points at).

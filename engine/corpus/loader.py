@@ -21,12 +21,13 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, PlainSerializer, TypeAdapter, ValidationError
 
-from engine.corpus_schema import ID_RE as ID_RE
-from engine.corpus_schema import KINDS as KINDS
-from engine.corpus_schema import MUST, DocumentsFile, IndexLine, ParagraphEntry, RulesFile, TableEntry, problems_of
-from engine.corpus_schema import Problem as Problem
+from engine import PROJECT_ROOT
+from engine.corpus.schema import ID_RE as ID_RE
+from engine.corpus.schema import KINDS as KINDS
+from engine.corpus.schema import MUST, DocumentsFile, IndexLine, ParagraphEntry, RulesFile, TableEntry, problems_of
+from engine.corpus.yamlio import YamlDoc, YamlError, read_yaml
 from engine.errors import CorpusError, UnknownParagraphError
-from engine.yamlio import YamlDoc, YamlError, read_yaml
+from engine.errors import Problem as Problem
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,7 +37,7 @@ def default_root() -> Path:
     env = os.environ.get("RUNECODEX_RULES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "rules"
+    return PROJECT_ROOT / "rules"
 
 
 def _enc(value: Any) -> Any:
@@ -642,8 +643,8 @@ def _read_files(root: Path) -> tuple[Corpus, list[Problem]]:
 
 
 def _check_facts(root: Path, paragraphs: list[Paragraph], problems: list[Problem]) -> None:
-    """Check every ``facts`` and ``corrected_facts`` against ``rules/facts.yaml`` (see :mod:`engine.facts`)."""
-    from engine import facts as fact_schema
+    """Check every ``facts`` and ``corrected_facts`` against ``rules/facts.yaml`` (see :mod:`engine.corpus.facts`)."""
+    from engine.corpus import facts as fact_schema
 
     def report(line: int, message: str) -> None:
         problems.append(Problem(fact_schema.SCHEMA_FILE, line, message))
@@ -719,7 +720,7 @@ def load_corpus(root: Path | None = None) -> Corpus:
 
 # a new loader, schema or YAML reader, new cache keys
 _LOADER_DIGEST = hashlib.sha256(b"".join((Path(__file__).parent / name).read_bytes()
-                                         for name in ("corpus.py", "corpus_schema.py", "yamlio.py"))).hexdigest()
+                                         for name in ("loader.py", "schema.py", "yamlio.py"))).hexdigest()
 
 
 def cache_key(version: CorpusVersion) -> str:
@@ -730,7 +731,7 @@ def cache_key(version: CorpusVersion) -> str:
 def cache_dir() -> Path:
     """Return where the parsed corpus is cached (``$RUNECODEX_CACHE`` or ``build/cache``)."""
     env = os.environ.get("RUNECODEX_CACHE")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "build" / "cache"
+    return Path(env) if env else PROJECT_ROOT / "build" / "cache"
 
 
 # --------------------------------------------------------------------------- the parsed-corpus cache
@@ -795,7 +796,7 @@ def _read_cache(path: Path, fingerprint: str) -> Corpus | None:
 
 
 def _write_cache(corpus: Corpus, folder: Path, name: str, fingerprint: str, prefix: str) -> None:
-    from engine import ownership
+    from engine.files import ownership
 
     try:
         text = _cache_json(corpus, fingerprint)

@@ -62,7 +62,7 @@ def lock_path(target: Path) -> Path:
 
     The name holds the target's name and a digest of its absolute path, so two outputs never share one.
     """
-    from engine import ownership
+    from engine.files import ownership
 
     full = os.path.abspath(target)
     folder = ownership.claim_dir(ownership.state_dir(), "cache", "the cache") / "locks"

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.corpus import Corpus, Paragraph, Table
-from engine.facts import schema_of
+from engine.corpus.facts import schema_of
 
 RUN = 8
 _WORD = re.compile(r"[a-z]+")

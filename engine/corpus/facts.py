@@ -10,7 +10,7 @@ A fact is a named value a paragraph states (``elimination_damage: 20``); the eng
 Types: ``int``, ``number`` (int or float), ``bool``, ``str``, ``list[str]``, ``list[int]``,
 ``list[list[int]]``, ``list`` (any items) and ``mapping``; a key whose value legitimately takes two
 shapes names both, ``"int | str"``. ``names: true`` marks a list of printed names (turn steps,
-components) that may repeat the book's own names (see :mod:`engine.own_words`).
+components) that may repeat the book's own names (see :mod:`engine.corpus.own_words`).
 
 Checked for every paragraph's ``facts`` and every erratum's ``corrected_facts`` (each problem is a
 loader problem, so ``runecodex check`` fails on it):
@@ -45,9 +45,9 @@ from pydantic import (
     ValidationError,
 )
 
-from engine.corpus_schema import problems_of
+from engine.corpus.schema import problems_of
+from engine.corpus.yamlio import YamlDoc, YamlError, read_yaml
 from engine.model import Model, refuse
-from engine.yamlio import YamlDoc, YamlError, read_yaml
 
 SCHEMA_FILE = "facts.yaml"
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -8,12 +8,12 @@ each topic a heading, the ids of the corpus paragraphs it shows and its layout `
 - ``steps``: every paragraph a numbered step (its short form);
 - ``table``: the paragraphs' corpus tables (``Corpus.table_of``: errata-corrected), others as notes;
 - ``facts``: a compact table of chosen facts (``facts: {id: [key, …]}``, values from ``Corpus.facts_of``);
-- ``icons``: an icon key, one of our SVG glyphs (:mod:`engine.quickref_icons`) beside each paragraph;
+- ``icons``: an icon key, one of our SVG glyphs (:mod:`engine.views.quickref.icons`) beside each paragraph;
 - ``callouts``: "often forgotten" boxes, each the paragraph's title and short form;
 - ``rules`` (default): the paragraphs' short forms.
 
 Each rule is shown by its corpus ``short`` form (one line, numbers kept), rendered through
-:mod:`engine.render` (the corrected full text when a paragraph has no short form yet); every entry
+:mod:`engine.views.render` (the corrected full text when a paragraph has no short form yet); every entry
 carries its locator in small print, an amended one an "errata" mark, and the header lists the errata
 applied. Body type is at least 8.5 pt and citations 6.8 pt; the default selection of each game fills
 two pages (A4 or Letter) of at most about 900 words each, set a little denser (down to 8.5 pt) only
@@ -47,21 +47,21 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from engine import ownership
-from engine import render as textrender
 from engine.corpus import Corpus, get_corpus
 from engine.errors import UnreadableInputError
-from engine.quickref_catalog import BLOCKS as BLOCKS
-from engine.quickref_catalog import KEY_RE as KEY_RE
-from engine.quickref_catalog import QUICKREF_FILE as QUICKREF_FILE
-from engine.quickref_catalog import Chapter as Chapter
-from engine.quickref_catalog import GameTopics as GameTopics
-from engine.quickref_catalog import Topic as Topic
-from engine.quickref_catalog import catalog as catalog
-from engine.quickref_catalog import read_catalog as read_catalog
-from engine.quickref_icons import svg
+from engine.files import ownership
+from engine.views import render as textrender
+from engine.views.quickref.catalog import BLOCKS as BLOCKS
+from engine.views.quickref.catalog import KEY_RE as KEY_RE
+from engine.views.quickref.catalog import QUICKREF_FILE as QUICKREF_FILE
+from engine.views.quickref.catalog import Chapter as Chapter
+from engine.views.quickref.catalog import GameTopics as GameTopics
+from engine.views.quickref.catalog import Topic as Topic
+from engine.views.quickref.catalog import catalog as catalog
+from engine.views.quickref.catalog import read_catalog as read_catalog
+from engine.views.quickref.icons import svg
 
-TEMPLATES = Path(__file__).resolve().parent / "templates" / "quickref"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAPERS: dict[str, str] = {"a4": "A4", "letter": "Letter"}
 FORMATS = ("pdf", "html")
 DEFAULT_MAX_PAGES = 2
@@ -216,7 +216,7 @@ def short_locator(corpus: Corpus, pid: str) -> str:
 class Entry:
     """One corpus paragraph on the sheet, shown by its one-line ``short`` form (errata applied).
 
-    ``blocks`` are the short form parsed by :func:`engine.render.blocks` (the corrected full text when
+    ``blocks`` are the short form parsed by :func:`engine.views.render.blocks` (the corrected full text when
     the paragraph has no short form yet); ``icon`` is the icon an ``icons`` block shows beside it.
     """
 
@@ -612,7 +612,7 @@ WHAT = "the quick reference"
 def write(game: str, out: Path, topics: str | Sequence[str] | None = None, paper: str = "a4",
           fmt: str = "pdf", corpus: Corpus | None = None) -> Written:
     """Write the sheet of *game* to *out* as PDF or HTML, aside and renamed into place, never over a file
-    runecodex did not write (:func:`engine.ownership.write_file`)."""
+    runecodex did not write (:func:`engine.files.ownership.write_file`)."""
     if fmt not in FORMATS:
         raise UnreadableInputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", path="format")
     sheet = build(game, topics, paper, corpus)

@@ -1,0 +1,217 @@
+"""What a RuneWars Miniatures attack reads and what its ruling decides: the typed position and outcome.
+
+The position is stated (ranks, engagement, range, line of sight) or laid out on a table (``units``), and the
+outcome carries, for a table, what the table showed (:class:`TableProof` and its kinds). The rules that use
+them are in :mod:`engine.runewars_miniatures.attack` (the steps of entry 10) and
+:mod:`engine.runewars_miniatures.table_attack` (the facts measured from the table).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import model_validator
+
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars_miniatures.common import (
+    EdgeKind,
+    Game,
+    KeywordX,
+    Name,
+    Ranks,
+)
+from engine.runewars_miniatures.contact import CornerEdges
+from engine.runewars_miniatures.table import Id, TableSizes, Terrains, Units
+
+
+class TableProof(Outcome):
+    """The units read from the table, and what the table shows about them."""
+
+    attacker: str
+    defender: str
+
+
+class OverlapProof(TableProof):
+    """An illegal table: pieces overlap."""
+
+    overlaps: list[list[str]]
+
+
+class MeleeProof(TableProof):
+    """Engagement, the attacker's contacted edges and where the units touch, and flanking."""
+
+    engaged: bool
+    contacted_edges: list[str] | None = Field(None, exclude_if=lambda v: v is None)
+    contact_points: list[list[float]] | None = Field(None, exclude_if=lambda v: v is None)
+    flanking: bool = False
+    flanked_by_defender: bool = False
+
+
+class RangedProof(TableProof):
+    """Engagement, firing arc, line of sight (a clear line and the blockers), range with its closest points."""
+
+    engaged: bool
+    in_firing_arc: bool
+    line_of_sight: bool
+    witness: list[list[float]] | None
+    blockers: list[str]
+    arc_degrees: float | None
+    range: int | None
+    distance: float
+    closest: list[list[float]]
+    band: float | None
+    flanking: bool = False
+    flanked_by_defender: bool = False
+
+
+AnyProof = MeleeProof | RangedProof | OverlapProof | TableProof
+"""What the table showed, by what was measured (the most specific proof first)."""
+
+
+class TableRefusal(Outcome):
+    """An attack the table makes illegal: the units read and the overlapping pieces, if any."""
+
+    from_table: AnyProof
+    overlaps: list[list[str]] | None = Field(None, exclude_if=lambda v: v is None)
+
+
+AttackType = Literal["melee", "ranged"]
+Count = Annotated[int, Field(ge=0, le=99)]
+
+
+class Attacker(Model):
+    """The attacking unit: its formation and contact, the facts of its target, and the choices it made."""
+
+    name: Name | None = maybe()
+    unit: Id | None = maybe(title="Unit on the table")
+    ranks: Ranks | None = maybe()
+    contacted_edge: EdgeKind | None = maybe()
+    contacted_edges: Annotated[list[EdgeKind], Field(min_length=1, max_length=3)] | None = maybe()
+    touching_partial_rank: bool | None = maybe()
+    touching_other_trays: bool | None = maybe()
+    brutal: KeywordX | None = maybe()
+    precise: KeywordX | None = maybe()
+    flanking: bool | None = maybe()
+    flanking_die: Literal["blue", "red"] | None = maybe()
+    flanked_by_defender: bool | None = maybe()
+    engaged: bool | None = maybe()
+    range: int | None = maybe(ge=1, le=99)
+    line_of_sight: bool | None = maybe()
+    in_firing_arc: bool | None = maybe()
+    profile: AttackType | None = maybe()
+    dice: int | None = maybe(ge=0, le=30)
+    dice_removed: int | None = maybe(ge=0, le=30)
+    surge_abilities: Annotated[list[Name], Field(max_length=20)] | None = maybe()
+    accuracy_assigned: Annotated[list[Name], Field(max_length=30)] | None = maybe()
+    wound_assignment: Literal["concentrate", "spread"] | None = maybe()
+    morale_card: Name | None = maybe()
+
+
+class Defender(Model):
+    """The defending unit: defense and its modifiers, wounds, formation, panic tokens and engaged allies."""
+
+    name: Name | None = maybe()
+    unit: Id | None = maybe(title="Unit on the table")
+    defense: int = Field(ge=0, le=20)
+    defend_modifier: int | None = maybe(ge=0, le=20)
+    defense_modifiers: Annotated[list[Annotated[int, Field(ge=-20, le=20)]], Field(max_length=20)] | None = maybe()
+    wound_threshold: int | None = maybe(ge=1, le=20)
+    ranks: Ranks | None = maybe()
+    figures_per_tray: int | None = maybe(ge=1, le=12)
+    figure_upgrades: int | None = maybe(ge=0, le=12)
+    panic_tokens: Count | None = maybe()
+    engaged_with_allies: Annotated[list[Name], Field(max_length=20)] | None = maybe()
+
+
+class Results(Model):
+    """The final dice results, by icon."""
+
+    hit: Count | None = maybe()
+    mortal_strike: Count | None = maybe()
+    accuracy: Count | None = maybe()
+    morale: Count | None = maybe()
+    surge: Count | None = maybe()
+
+
+class AttackPosition(OpenPosition):
+    """A melee or ranged attack, either with its facts stated or read from the table.
+
+    Stated: ``attacker.ranks`` (and ``attacker.range`` for a ranged attack) with the contact, flanking, range and
+    sight facts. On the table: ``table``, ``units`` (and ``terrain``) with ``attacker.unit`` and
+    ``defender.unit`` naming the two units; those facts are then measured.
+    """
+
+    game: Game
+    situation: Literal["attack"]
+    attack_type: AttackType
+    attacker: Attacker
+    defender: Defender
+    results: Results
+    panic_tokens_spent: Count | None = maybe()
+    table: TableSizes | None = maybe()
+    units: Units | None = maybe()
+    terrain: Terrains | None = maybe()
+    corner_edges: CornerEdges | None = maybe()
+
+    @model_validator(mode="after")
+    def _stated_or_on_the_table(self) -> AttackPosition:
+        if self.units is None:
+            if self.attacker.ranks is None:
+                raise refuse("missing field 'ranks'", "attacker.ranks")
+            if self.attack_type == "ranged" and self.attacker.range is None:
+                raise refuse("missing field 'range'", "attacker.range")
+            return self
+        ids = {u.id for u in self.units}
+        for role, uid in (("attacker", self.attacker.unit), ("defender", self.defender.unit)):
+            if uid is None:
+                raise refuse("missing field 'unit'", f"{role}.unit")
+            if uid not in ids:
+                raise refuse(f"{uid!r} names no unit of the position", f"{role}.unit")
+        if self.attacker.unit == self.defender.unit:
+            raise refuse("the attacker and the defender must be different units", "defender.unit")
+        return self
+
+
+class Rerolls(Model):
+    """Rerolls of step 4: one per full rank behind the front (and Precise), and the partial rank's dice."""
+
+    full_rank: int
+    partial_rank: int
+
+
+class AlliedTest(Model):
+    """A morale test an allied unit engaged with the target suffers after a shot into the melee."""
+
+    unit: str
+    severity: int
+
+
+def _absent(v: object) -> bool:
+    return v is None
+
+
+class AttackOutcome(Outcome):
+    """Threat, dice, rerolls, damage against defense, wounds and casualties, and the morale test."""
+
+    threat: int | None = None
+    extra_dice: int | None = None
+    rerolls: Rerolls | None = None
+    damage: int | None = None
+    defense: int | None = None
+    wounds: int | None = None
+    figures_removed: int | None = None
+    trays_removed: int | None = None
+    morale_test_severity: int | None = None
+    destroyed: bool | None = None
+    canceled: bool = False
+    dice: int | None = Field(None, exclude_if=_absent)
+    wound_tokens: int | None = Field(None, exclude_if=_absent)
+    ranks_after: list[int] | None = Field(None, exclude_if=_absent)
+    threat_by_edge: dict[str, int] | None = Field(None, exclude_if=_absent)
+    allied_morale_tests: list[AlliedTest] | None = Field(None, exclude_if=_absent)
+    morale_card: str | None = Field(None, exclude_if=_absent)
+    from_table: AnyProof | None = Field(None, exclude_if=_absent)
+
+
+__all__ = ["AlliedTest", "AnyProof", "AttackOutcome", "AttackPosition", "AttackType", "Attacker", "Count", "Defender",
+           "MeleeProof", "OverlapProof", "RangedProof", "Rerolls", "Results", "TableProof", "TableRefusal"]
