@@ -252,7 +252,11 @@ class Situation:
                 "values": {k: dict(v) for k, v in self.values.items()}}
 
 
+DECLARED: dict[Callable[..., Any], Situation] = {}
+"""Every resolver declared with :func:`situation`, and its situation (a declaration, not yet served)."""
+
 SITUATIONS: dict[tuple[str, str], Situation] = {}
+"""The situations the engine resolves: each game package's ``SITUATIONS`` list (filled by :func:`load_situations`)."""
 
 # "integer" means a JSON integer literal: 2.0 or 1e308 are not counts (JSON Schema would accept them)
 _STRICT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
@@ -324,9 +328,17 @@ def situation(game: str, name: str, schema: Mapping[str, Any] | type[Position],
     def register(fn: F) -> F:
         doc = (fn.__doc__ or name).strip().splitlines()[0]
         names, values = _split_labels(labels)
-        SITUATIONS[(game, name)] = Situation(game, name, doc, full, fn, model, validator, names, values)
+        DECLARED[fn] = Situation(game, name, doc, full, fn, model, validator, names, values)
         return fn
     return register
+
+
+def situation_of(fn: Callable[..., Any]) -> Situation:
+    """Return the situation a resolver was declared for with :func:`situation`."""
+    try:
+        return DECLARED[fn]
+    except KeyError:
+        raise LookupError(f"{getattr(fn, '__qualname__', fn)!r} is not declared with @situation") from None
 
 
 def _json_path(error: ValidationError) -> str:
@@ -369,8 +381,11 @@ def _required_path(error: ValidationError) -> str:
 
 
 def load_situations() -> dict[tuple[str, str], Situation]:
-    """Import every game's situation modules (registering them) and return the registry."""
-    import engine.situations  # noqa: F401  (imports register the situations)
+    """Return the registry: the situations each game package lists, by (game, name)."""
+    if not SITUATIONS:
+        from engine.situations import registry
+
+        SITUATIONS.update(registry())
     return SITUATIONS
 
 

@@ -58,3 +58,18 @@ def test_a_function_citing_only_through_its_trace_is_listed() -> None:
     assert only_traced, "some resolver cites paragraphs only through trace calls"
     name, ids = next(iter(only_traced.items()))
     assert name in implemented_by(ids[0])
+
+
+def test_every_declared_situation_is_listed_by_its_game_package() -> None:
+    """A resolver declared with @situation is served only when its game package lists it in SITUATIONS."""
+    import importlib
+
+    from engine.core import DECLARED
+    from engine.situations import GAMES, MODULES
+
+    for module in MODULES:
+        importlib.import_module(module)
+    listed = {fn for game in GAMES for fn in game.SITUATIONS}
+    missing = sorted(f"{fn.__module__}.{fn.__qualname__}" for fn in DECLARED if fn not in listed)
+    assert not missing, f"declared with @situation but listed by no game package: {missing}"
+    assert len(load_situations()) == len(listed)

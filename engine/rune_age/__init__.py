@@ -1,1 +1,30 @@
 """Rune Age: battle, siege, spending gold, Monument victory and the Event phase."""
+
+from __future__ import annotations
+
+from engine.rune_age import (
+    abilities,
+    battle,
+    dragon_runes,
+    events,
+    gold,
+    influence,
+    monument,
+    siege,
+    siege_turns,
+    wounds,
+)
+
+SITUATIONS = (
+    abilities.resolve_ability_limits,
+    battle.resolve_battle,
+    dragon_runes.resolve_dragon_runes,
+    events.resolve_event_phase,
+    gold.resolve_spend_gold,
+    influence.resolve_spend_influence,
+    monument.resolve_monument,
+    siege.resolve_siege,
+    siege_turns.resolve_siege_turns,
+    wounds.resolve_combat_wounds,
+)
+"""The situations of this game the engine resolves (its registry; see :mod:`engine.situations`)."""

@@ -1,3 +1,39 @@
 """Runewars (Revised Edition): battles, damage and routs, play order, Supremacy Bonus, winter, movement,
-recruiting, combat rounds, retreats, diplomacy, duels, bids and the end of the game, one module per topic
-(each registers its situations when :mod:`engine.situations` imports it)."""
+recruiting, combat rounds, retreats, diplomacy, duels, bids and the end of the game, one module per topic."""
+
+from __future__ import annotations
+
+from engine.runewars import (
+    battle,
+    combat_round,
+    damage,
+    diplomacy,
+    duels,
+    game_end,
+    influence,
+    movement,
+    play_order,
+    recruit,
+    retreat,
+    supremacy,
+    victory,
+    winter,
+)
+
+SITUATIONS = (
+    battle.resolve_battle,
+    combat_round.resolve_combat_round,
+    damage.resolve_assign_damage,
+    diplomacy.resolve_diplomacy,
+    duels.resolve_duel,
+    game_end.resolve_game_end,
+    influence.resolve_influence_bid,
+    movement.resolve_mobilize,
+    play_order.resolve_play_order,
+    recruit.resolve_recruit,
+    retreat.resolve_retreat,
+    supremacy.resolve_supremacy,
+    victory.resolve_victory_card,
+    winter.resolve_winter,
+)
+"""The situations of this game the engine resolves (its registry; see :mod:`engine.situations`)."""

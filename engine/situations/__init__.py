@@ -1,26 +1,38 @@
-"""Import every game's situations so they register with :mod:`engine.core` (one module per topic).
+"""The registry of situations: each game package lists its own (``SITUATIONS`` in its ``__init__.py``).
 
-Every module of the four game packages is imported, so a new topic module registers its situations
-by existing; nothing else lists them.
+Nothing registers by being imported: a resolver declared with :func:`engine.core.situation` is served only
+once its game package lists it, and ``tests/test_engine_citations.py`` checks that every declared resolver is
+listed.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from types import ModuleType
 
-GAME_PACKAGES = ("engine.rune_age", "engine.runewars_miniatures", "engine.runewars", "engine.runeslingers")
+from engine import rune_age, runeslingers, runewars, runewars_miniatures
+from engine.core import Situation, situation_of
 
-
-def _modules() -> tuple[str, ...]:
-    names: list[str] = []
-    for package in GAME_PACKAGES:
-        pkg = importlib.import_module(package)
-        names.extend(sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)))
-    return tuple(names)
+GAMES: tuple[ModuleType, ...] = (rune_age, runewars_miniatures, runewars, runeslingers)
+"""The game packages, each one book (or a book and its FAQ)."""
 
 
-MODULES = _modules()
+def registry() -> dict[tuple[str, str], Situation]:
+    """Return every listed situation by (game, name); a name listed twice is an error of the code."""
+    out: dict[tuple[str, str], Situation] = {}
+    for game in GAMES:
+        for fn in game.SITUATIONS:
+            sit = situation_of(fn)
+            if (sit.game, sit.name) in out:
+                raise LookupError(f"situation {sit.game}/{sit.name} is listed twice")
+            out[(sit.game, sit.name)] = sit
+    return out
 
-for _name in MODULES:
-    importlib.import_module(_name)
+
+def modules() -> tuple[str, ...]:
+    """Return the dotted names of every module of the game packages (sorted)."""
+    import pkgutil
+
+    return tuple(sorted(f"{game.__name__}.{m.name}" for game in GAMES for m in pkgutil.iter_modules(game.__path__)))
+
+
+MODULES = modules()
