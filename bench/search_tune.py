@@ -12,7 +12,7 @@ DEV, and, to see whether a gain holds beyond the questions it was found on, on e
 
     .venv/bin/python bench/search_tune.py "COORD=0.3" "LINE=0.8 kind.glossary=0.9" "boost.title=2.5"
 
-``bench/search-test.json`` is never read here: it measures the search, it does not tune it.
+``bench/search-blind-2.json`` is never read here: it measures the search, it does not tune it.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def boosts_of(setting: Setting) -> tuple[tuple[str, Any], ...]:
 def measure(index: SearchIndex, questions: Sequence[sb.Question]) -> list[int | None]:
     """Return the rank of the answer of each question (``None`` beyond the top 10)."""
     fresh = SearchIndex(index.index_dir)  # a new searcher: settings read at open time apply
-    return list(sb.relevance(sb.whoosh_engine(fresh), questions, True).ranks)
+    return list(sb.relevance(sb.search_engine(fresh), questions, True).ranks)
 
 
 def figures(ranks: Sequence[int | None]) -> str:

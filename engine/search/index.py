@@ -55,7 +55,7 @@ from engine.corpus import Corpus, CorpusVersion, Paragraph, corpus_version, defa
 from engine.errors import UnreadableInputError
 from engine.graph import build_graph
 
-SCHEMA_VERSION = "runecodex-search-11"
+SCHEMA_VERSION = "runecodex-search-12"
 META_FILE = "meta.json"
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 WORD_PATTERN = r"\w+(?:\.?\w+)*"
@@ -76,6 +76,8 @@ QUESTION_WORDS = frozenset((
     "things", "stuff", "way", "ways", "possible", "legal", "work", "works", "working",
 ))
 STOPS = frozenset(STOP_WORDS | QUESTION_WORDS)
+# Words the Porter stemmer would turn into another word ("one" and "ones" into "on"): kept as they are.
+UNSTEMMED = frozenset(("one", "ones"))
 
 FIELD_BOOSTS: Mapping[str, float] = {
     "title": 3.0, "names": 2.5, "asked": 2.0, "short": 2.0, "section": 1.0, "text": 1.0,
@@ -86,7 +88,7 @@ RANKED_FIELDS = tuple(FIELD_BOOSTS)
 def analyzer() -> Analyzer:
     """Return the analyzer of the ranked fields and the queries: words, lower case, no stop words, stems."""
     return (RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=1)
-            | StemFilter(cachesize=-1))
+            | StemFilter(ignore=UNSTEMMED, cachesize=-1))
 
 
 def unstemmed_analyzer() -> Analyzer:

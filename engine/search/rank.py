@@ -22,7 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 
+import numpy as np
+from numpy.typing import NDArray
 from whoosh.scoring import BM25F
+
+from engine.search.index import FIELD_BOOSTS
+from engine.search.tables import Floats, Params, Tables
 
 K1 = 1.2
 B = 0.3
@@ -39,6 +44,7 @@ def weighting() -> BM25F:
 
 COORD = 0.5  # the coordination bonus: a paragraph holding all the question's words scores 1 + COORD times more
 LINE = 0.5  # ... and 1 + COORD + LINE times more when one of its lines (title, short, asked) holds them all
+LINE_WINDOW = 40  # the best paragraphs (by the other bonuses) that the line bonus reorders
 QUANTITY = 0.3  # a "how many" question: a paragraph stating a number scores 1 + QUANTITY times more
 
 
@@ -60,3 +66,110 @@ def rerank(scored: Sequence[tuple[int, float, str]], coverage: Mapping[int, floa
                 for i, (doc, score, kind) in enumerate(scored)]
     adjusted.sort(key=lambda t: (-t[1], t[2]))
     return [(doc, score) for doc, score, _ in adjusted]
+
+
+# --------------------------------------------------------------------------- scoring from arrays
+
+FIELD_WEIGHTS: Mapping[str, float] = dict(FIELD_BOOSTS)  # BM25F's field weights (the schema's boosts)
+GAME_ALPHA = 0.5  # smoothing of a word's share of a game's paragraphs when inferring the game
+GAME_MIN = 0.9  # the inferred game's share of the belief needed to search that game only
+
+
+def params() -> Params:
+    """Return the BM25F parameters the scoring arrays are built with (this module's values)."""
+    return Params(K1, B, tuple(FIELD_WEIGHTS.items()), tuple(FIELD_B.items()))
+
+
+def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
+                phrases: Sequence[tuple[tuple[str, ...], float]] = ()) -> tuple[Floats, Floats]:
+    """Return every paragraph's BM25F score for the weighted stems and the share of them it holds.
+
+    Each stem adds weight x idf x its BM25F weight in the paragraph; an expansion of several words
+    (*phrases*, e.g. "ranged attack") counts only in the paragraphs holding all of them. The share
+    (the coordination: 0 to 1) is over the question's own stems, by their weights.
+    """
+    scores = np.zeros(tables.n, dtype=np.float32)
+    held = np.zeros(tables.n, dtype=np.float32)
+    total = 0.0
+    for stem, weight in weights:
+        total += weight
+        found = tables.postings(stem)
+        if found is None:
+            continue
+        docs, values = found
+        scores[docs] += (weight * tables.rarity(stem)) * values
+        held[docs] += weight
+    for words, weight in phrases:
+        runs = [tables.postings(w) for w in words]
+        if any(r is None for r in runs):
+            continue
+        common = runs[0][0] if len(runs) == 1 else np.intersect1d(runs[0][0], runs[1][0])  # type: ignore[index]
+        for run in runs[2:]:
+            common = np.intersect1d(common, run[0])  # type: ignore[index]
+        for w, run in zip(words, runs, strict=True):
+            docs, values = run  # type: ignore[misc]
+            at = np.searchsorted(docs, common)
+            scores[common] += (weight * tables.rarity(w)) * values[at]
+    return scores, held / (total or 1.0)
+
+
+def infer_game(tables: Tables, weights: Sequence[tuple[str, float]]) -> str | None:
+    """Return the game a question's words point to, when they point to one clearly enough.
+
+    Each known stem votes with the log of its share of each game's paragraphs (smoothed by
+    :data:`GAME_ALPHA`), weighted by the word's weight and rarity: a word every game uses says
+    nothing, a word of one game's cards says much. The game whose share of the normalised belief
+    reaches :data:`GAME_MIN` is the answer.
+    """
+    if len(tables.games) < 2:
+        return None
+    belief = np.zeros(len(tables.games), dtype=np.float64)
+    voted = False
+    for stem, weight in weights:
+        per_game = tables.per_game(stem)
+        if per_game is None:
+            continue
+        voted = True
+        share = (per_game + GAME_ALPHA) / (tables.game_sizes + 2 * GAME_ALPHA)
+        belief += weight * np.log(share)
+    if not voted:
+        return None
+    belief = np.exp(belief - belief.max())
+    belief /= belief.sum()
+    best = int(belief.argmax())
+    return tables.games[best] if belief[best] >= GAME_MIN else None
+
+
+def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.bool_] | None,
+               allowed: NDArray[np.bool_] | None, lines: Sequence[Sequence[frozenset[str]]],
+               line_weights: Mapping[str, float], need: int) -> tuple[list[tuple[int, float]], int]:
+    """Return the best *need* paragraphs ``(docnum, score)`` of a plain question and how many matched.
+
+    Every paragraph's score is multiplied by its kind prior, the coordination bonus (:data:`COORD`
+    times the share of the question it holds) and, for a "how many" question, the number bonus;
+    the best :data:`LINE_WINDOW` then get the line bonus (:data:`LINE` times the weighted share of
+    the question their best title, ``short`` or ``asked`` line holds) and are sorted again. The
+    order is the same whatever *need* (pages never overlap): the bonus only lifts, so the reordered
+    head stays ahead of the rest.
+    """
+    matched = scores > 0
+    if allowed is not None:
+        matched &= allowed
+    docs = np.flatnonzero(matched)
+    total = len(docs)
+    if not total:
+        return [], 0
+    adjusted = (scores * prior * (1.0 + COORD * held))[docs]
+    if numbers is not None:
+        adjusted = adjusted * np.where(numbers[docs], 1.0 + QUANTITY, 1.0).astype(np.float32)
+    order = docs[np.lexsort((docs, -adjusted))]
+    value = dict(zip(docs.tolist(), adjusted.tolist(), strict=True))
+    weight_sum = sum(line_weights.values()) or 1.0
+    head = []
+    for rank, doc in enumerate(order[:LINE_WINDOW].tolist()):
+        best = max((sum(w for s, w in line_weights.items() if s in line) for line in lines[doc]), default=0.0)
+        head.append((doc, value[doc] * (1 + LINE * best / weight_sum), rank))
+    head.sort(key=lambda t: (-t[1], t[2]))
+    ranked = [(doc, score) for doc, score, _ in head]
+    ranked += [(doc, value[doc]) for doc in order[LINE_WINDOW:need].tolist()]
+    return ranked[:need], total
