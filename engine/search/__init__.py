@@ -49,6 +49,7 @@ from whoosh.searching import Searcher
 
 from engine.corpus import Signature, Source, default_root, version_signature
 from engine.errors import CorpusError, UnreadableInputError
+from engine.search import dense
 from engine.search import rank as ranking
 from engine.search.index import (
     META_FILE,
@@ -68,7 +69,7 @@ from engine.search.query import (
     parser,
     understand,
 )
-from engine.search.rank import infer_game, params, rank_plain, rerank, weighting, word_scores
+from engine.search.rank import fuse, infer_game, params, rank_plain, rerank, weighting, word_scores
 from engine.search.spell import Speller
 from engine.search.tables import Tables, tables_for
 
@@ -165,6 +166,7 @@ class _Opened:
     tables: Tables  # the scoring arrays of this generation (shared by every thread)
     prior: NDArray[np.float32]  # each paragraph's kind prior
     numbers: NDArray[np.bool_]  # the paragraphs stating a number
+    vectors: NDArray[np.float32] | None  # the paragraphs' meaning (engine/search/dense.py), if the model loads
     postings: dict[tuple[str, tuple[str, ...] | None], frozenset[int]] = field(default_factory=dict)
 
     @classmethod
@@ -191,8 +193,9 @@ class _Opened:
         qp = parser(ix.schema, fields)
         prior = np.array([ranking.KIND_PRIOR.get(k, 1.0) for k in kinds], dtype=np.float32)
         numbers = np.array([d in numeric for d in range(len(stored))], dtype=bool)
+        vectors = dense.matrix_for(target, [str(f.get("dense_text", "")) for f in stored])
         return cls(target, searcher, games, fields, table, vocabulary, kinds, game_docs, qp.parse, numeric,
-                   lines, stored, tables, prior, numbers)
+                   lines, stored, tables, prior, numbers, vectors)
 
     def docs_with(self, stem: str, fields: tuple[str, ...] | None = None) -> frozenset[int]:
         """Return the paragraphs holding the stemmed word in any of *fields* (all ranked fields if None).
@@ -342,8 +345,15 @@ class SearchIndex:
         scores, held = word_scores(tables, question.weights, question.phrases)
         allowed = tables.game_mask(searched) if searched else None
         line_weights = {stem: w * tables.rarity(stem) for stem, w in question.weights}
-        ranked, total = rank_plain(scores, held, opened.prior, opened.numbers if question.quantity else None,
-                                   allowed, opened.lines, line_weights, offset + limit)
+        ranked, total, value = rank_plain(scores, held, opened.prior,
+                                          opened.numbers if question.quantity else None, allowed, opened.lines,
+                                          line_weights, max(offset + limit, int(ranking.FUSE_DEPTH)))
+        if opened.vectors is not None and total:
+            # the question's topic words (typos corrected): question words and syntax never rank
+            meaning = dense.embed([" ".join(question.words)])
+            similarity = opened.vectors @ meaning[0] if meaning is not None else None
+            matched = scores > 0 if allowed is None else (scores > 0) & allowed
+            ranked = fuse(ranked, similarity, matched, value)
         return ranked[offset:offset + limit], total
 
     @staticmethod

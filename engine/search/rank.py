@@ -71,13 +71,18 @@ def rerank(scored: Sequence[tuple[int, float, str]], coverage: Mapping[int, floa
 # --------------------------------------------------------------------------- scoring from arrays
 
 FIELD_WEIGHTS: Mapping[str, float] = dict(FIELD_BOOSTS)  # BM25F's field weights (the schema's boosts)
+PER_FIELD = True  # BM25F as whoosh computes it: each field saturated on its own, with its own idf
+# a word in more than this share of the paragraphs' text or asked phrasings is not looked for there
+COMMON_SHARE = 1.0  # (0.15 was tried: no better)
+COMMON_FIELDS = ("text", "asked")
 GAME_ALPHA = 0.5  # smoothing of a word's share of a game's paragraphs when inferring the game
 GAME_MIN = 0.9  # the inferred game's share of the belief needed to search that game only
 
 
 def params() -> Params:
     """Return the BM25F parameters the scoring arrays are built with (this module's values)."""
-    return Params(K1, B, tuple(FIELD_WEIGHTS.items()), tuple(FIELD_B.items()))
+    return Params(K1, B, tuple(FIELD_WEIGHTS.items()), tuple(FIELD_B.items()), bool(PER_FIELD),
+                  tuple((f, COMMON_SHARE) for f in COMMON_FIELDS))
 
 
 def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
@@ -97,7 +102,7 @@ def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
         if found is None:
             continue
         docs, values = found
-        scores[docs] += (weight * tables.rarity(stem)) * values
+        scores[docs] += (weight * (1.0 if tables.idf_inside else tables.rarity(stem))) * values
         held[docs] += weight
     for words, weight in phrases:
         runs = [tables.postings(w) for w in words]
@@ -109,7 +114,7 @@ def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
         for w, run in zip(words, runs, strict=True):
             docs, values = run  # type: ignore[misc]
             at = np.searchsorted(docs, common)
-            scores[common] += (weight * tables.rarity(w)) * values[at]
+            scores[common] += (weight * (1.0 if tables.idf_inside else tables.rarity(w))) * values[at]
     return scores, held / (total or 1.0)
 
 
@@ -142,8 +147,10 @@ def infer_game(tables: Tables, weights: Sequence[tuple[str, float]]) -> str | No
 
 def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.bool_] | None,
                allowed: NDArray[np.bool_] | None, lines: Sequence[Sequence[frozenset[str]]],
-               line_weights: Mapping[str, float], need: int) -> tuple[list[tuple[int, float]], int]:
-    """Return the best *need* paragraphs ``(docnum, score)`` of a plain question and how many matched.
+               line_weights: Mapping[str, float], need: int
+               ) -> tuple[list[tuple[int, float]], int, dict[int, float]]:
+    """Return the best *need* paragraphs ``(docnum, score)`` of a plain question, how many matched,
+    and the score of every matched paragraph (before the line bonus).
 
     Every paragraph's score is multiplied by its kind prior, the coordination bonus (:data:`COORD`
     times the share of the question it holds) and, for a "how many" question, the number bonus;
@@ -158,7 +165,7 @@ def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.
     docs = np.flatnonzero(matched)
     total = len(docs)
     if not total:
-        return [], 0
+        return [], 0, {}
     adjusted = (scores * prior * (1.0 + COORD * held))[docs]
     if numbers is not None:
         adjusted = adjusted * np.where(numbers[docs], 1.0 + QUANTITY, 1.0).astype(np.float32)
@@ -166,10 +173,49 @@ def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.
     value = dict(zip(docs.tolist(), adjusted.tolist(), strict=True))
     weight_sum = sum(line_weights.values()) or 1.0
     head = []
-    for rank, doc in enumerate(order[:LINE_WINDOW].tolist()):
+    for rank, doc in enumerate(order[:int(LINE_WINDOW)].tolist()):
         best = max((sum(w for s, w in line_weights.items() if s in line) for line in lines[doc]), default=0.0)
         head.append((doc, value[doc] * (1 + LINE * best / weight_sum), rank))
     head.sort(key=lambda t: (-t[1], t[2]))
     ranked = [(doc, score) for doc, score, _ in head]
-    ranked += [(doc, value[doc]) for doc in order[LINE_WINDOW:need].tolist()]
-    return ranked[:need], total
+    ranked += [(doc, value[doc]) for doc in order[int(LINE_WINDOW):need].tolist()]
+    return ranked[:need], total, value
+
+
+FUSE_DEPTH = 20  # the word ranking's best paragraphs, and the dense ranking's, that are fused
+FUSE_K = 10.0  # reciprocal rank fusion: a paragraph at rank r adds 1 / (FUSE_K + r)
+DENSE_WEIGHT = 0.5  # ... times this for the dense ranking
+
+
+def fuse(ranked: Sequence[tuple[int, float]], similarity: Floats | None, matched: NDArray[np.bool_],
+         value: Mapping[int, float]) -> list[tuple[int, float]]:
+    """Return the word ranking *ranked* with its head fused with the dense ranking, by reciprocal rank.
+
+    The :data:`FUSE_DEPTH` best paragraphs by words and the :data:`FUSE_DEPTH` most similar by
+    meaning among the *matched* ones (a paragraph never enters on meaning alone) are ordered by
+    ``1 / (FUSE_K + word rank) + DENSE_WEIGHT / (FUSE_K + dense rank)``; the rest of the word ranking
+    follows unchanged. The scores shown stay word scores (*value*: every matched paragraph's), the
+    fused head's handed out best first, so that they never increase down the list.
+    """
+    if similarity is None or not len(ranked):
+        return list(ranked)
+    candidates = np.flatnonzero(matched)
+    sims = similarity[candidates]
+    top = int(FUSE_DEPTH)
+    depth = min(top, len(candidates))
+    best = candidates[np.argsort(-sims, kind="stable")[:depth]].tolist()
+    score = dict(ranked)
+    fused: dict[int, float] = {}
+    for rank, (doc, _) in enumerate(ranked[:top], 1):
+        fused[doc] = 1.0 / (FUSE_K + rank)
+    for rank, doc in enumerate(best, 1):
+        fused[doc] = fused.get(doc, 0.0) + DENSE_WEIGHT / (FUSE_K + rank)
+    order = sorted(fused, key=lambda d: (-fused[d], d))
+    shown = sorted((score.get(d, value.get(d, 0.0)) for d in order), reverse=True)
+    out = list(zip(order, shown, strict=True))
+    floor = shown[-1]
+    for doc, s in ranked[top:]:
+        if doc not in fused:
+            floor = min(floor, s)
+            out.append((doc, floor))
+    return out

@@ -43,6 +43,8 @@ class Params:
     b: float
     weights: tuple[tuple[str, float], ...]
     field_b: tuple[tuple[str, float], ...] = ()
+    per_field: bool = True  # saturate each field on its own, with its own idf (whoosh's BM25F), or once
+    common: tuple[tuple[str, float], ...] = ()  # (field, share): a word in more of its paragraphs is not read
 
 
 @dataclass(frozen=True)
@@ -60,9 +62,10 @@ class Tables:
     game_df: NDArray[np.float32]  # (stems, games): paragraphs of each game holding the word
     game_sizes: Floats  # paragraphs per game
     words: Mapping[str, int]  # unstemmed word -> paragraphs holding it
+    idf_inside: bool = False  # ``weights`` already hold each field's idf (per-field BM25F)
 
     def postings(self, stem: str) -> tuple[Ints, Floats] | None:
-        """Return the paragraphs holding *stem* and its BM25F weight in each (no idf), or ``None``."""
+        """Return the paragraphs holding *stem* and its BM25F weight in each, or ``None``."""
         i = self.stem_ids.get(stem)
         if i is None:
             return None
@@ -85,8 +88,15 @@ class Tables:
 
 
 def _read_field(reader: IndexReader, field: str, n: int, weight: float, k_b: float,
-                stems: dict[str, int]) -> tuple[list[Ints], list[Ints], list[Floats]]:
-    """Return (stem ids, docs, normalised weighted frequencies) of every posting of one field."""
+                stems: dict[str, int], k1: float | None, common: float
+                ) -> tuple[list[Ints], list[Ints], list[Floats]]:
+    """Return (stem ids, docs, normalised weighted frequencies) of every posting of one field.
+
+    With *k1* set, each field is saturated on its own and weighted by its own idf (whoosh's BM25F:
+    the weighted frequency goes into the saturation, the idf is ``log(N / (df + 1)) + 1`` of that field).
+    A word held by more than *common* of the paragraphs in this field is left out of it (it says
+    little there: "card", "unit" in the text).
+    """
     lengths = np.array([reader.doc_field_length(d, field, 0) for d in range(n)], dtype=np.float32)
     average = float(lengths[lengths > 0].mean()) if (lengths > 0).any() else 1.0
     norm = (1.0 - k_b) + k_b * lengths / average
@@ -96,12 +106,19 @@ def _read_field(reader: IndexReader, field: str, n: int, weight: float, k_b: flo
     for raw in reader.lexicon(field):
         term = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
         items = list(reader.postings(field, term).items_as("frequency"))
+        if len(items) > common * n:
+            continue
         docs = np.fromiter((d for d, _ in items), dtype=np.int32, count=len(items))
         freqs = np.fromiter((f for _, f in items), dtype=np.float32, count=len(items))
         sid = stems.setdefault(term, len(stems))
         sid_parts.append(np.full(len(items), sid, dtype=np.int32))
         doc_parts.append(docs)
-        tf_parts.append(weight * freqs / norm[docs])
+        if k1 is None:
+            tf_parts.append(weight * freqs / norm[docs])
+        else:
+            tf = weight * freqs
+            idf = math.log(n / (len(items) + 1)) + 1.0
+            tf_parts.append((idf * tf * (k1 + 1.0) / (tf + k1 * norm[docs])).astype(np.float32))
     return sid_parts, doc_parts, tf_parts
 
 
@@ -115,7 +132,8 @@ def build_tables(reader: IndexReader, fields: Sequence[str], games: Sequence[str
     docs: list[Ints] = []
     tfs: list[Floats] = []
     for field in fields:
-        a, b, c = _read_field(reader, field, n, weights.get(field, 1.0), field_b.get(field, params.b), stems)
+        a, b, c = _read_field(reader, field, n, weights.get(field, 1.0), field_b.get(field, params.b), stems,
+                              params.k1 if params.per_field else None, dict(params.common).get(field, 1.0))
         sids += a
         docs += b
         tfs += c
@@ -129,7 +147,7 @@ def build_tables(reader: IndexReader, fields: Sequence[str], games: Sequence[str
     u_sid = (unique // max(n, 1)).astype(np.int32)
     u_doc = (unique % max(n, 1)).astype(np.int32)
     k1 = params.k1
-    saturated = (summed * (k1 + 1.0) / (summed + k1)).astype(np.float32)
+    saturated = summed if params.per_field else (summed * (k1 + 1.0) / (summed + k1)).astype(np.float32)
     counts = np.bincount(u_sid, minlength=len(stems))
     indptr = np.zeros(len(stems) + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
@@ -146,7 +164,7 @@ def build_tables(reader: IndexReader, fields: Sequence[str], games: Sequence[str
             words[term] = reader.doc_frequency("words", term)
     return Tables(n=n, games=tuple(games), doc_game=doc_game, stem_ids=stems, indptr=indptr, docs=u_doc,
                   weights=saturated, idf=idf, game_df=game_df[:, :len(games)], game_sizes=sizes[:len(games)],
-                  words=words)
+                  words=words, idf_inside=params.per_field)
 
 
 _CACHE: dict[tuple[str, Params], Tables] = {}
