@@ -299,7 +299,7 @@ class SearchIndex:
         opened = self._open()
         return understand(query, games=opened.games, chosen_game=game, detect=detect_game,
                           vocabulary=opened.vocabulary, table=opened.table, parse=opened.parse,
-                          fields=opened.fields, infer=partial(infer_game, opened.tables))
+                          fields=opened.fields, infer=partial(infer_game, opened.tables, opened.prior))
 
     def search(self, query: str, game: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
                detect_game: bool = True) -> SearchResult:

@@ -208,13 +208,11 @@ ASKING = frozenset((
     "were", "will", "would", "should", "shall", "may", "might", "must", "how", "hows", "what", "whats", "when",
     "where", "which", "who", "whos", "whom", "whose", "why", "whether",
 ))
-# Number words: "one" is mostly "a" ("units in one area"); a number word weighs less than a topic word.
-NUMBER_WORDS = frozenset((
-    "zero", "one", "ones", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "twenty", "once", "twice", "single", "both",
-))
+# "One" is mostly "a" ("units in one area", "the one with the most"), hardly ever the number asked for:
+# it weighs less than a topic word (other number words do count: "two player game").
+NUMBER_WORDS = frozenset(("one", "ones"))
 NUMBER_WEIGHT = 0.3
-SITUATION_WEIGHT = 0.5  # a word of the table story around the question, against 1 for the question's own
+SITUATION_WEIGHT = 0.7  # a word of the table story around the question, against 1 for the question's own
 SHORT_QUESTION = 10  # topic words: a question this short is all question
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]+\s+")
 _CLAUSE_SPLIT = re.compile(r",\s*|\s+(?:and|but|so|then)\s+(?=\w)", re.I)

@@ -33,7 +33,7 @@ K1 = 1.2
 B = 0.3
 FIELD_B: Mapping[str, float] = {}
 KIND_PRIOR: Mapping[str, float] = {
-    "rule": 1.0, "glossary": 0.75, "errata": 0.9, "faq": 1.0, "example": 0.85, "table": 0.9, "scenario": 0.9,
+    "rule": 1.0, "glossary": 0.6, "errata": 0.9, "faq": 1.0, "example": 0.85, "table": 0.9, "scenario": 0.9,
 }
 
 
@@ -42,7 +42,7 @@ def weighting() -> BM25F:
     return BM25F(B=B, K1=K1, **{f"{name}_B": b for name, b in FIELD_B.items()})
 
 
-COORD = 0.5  # the coordination bonus: a paragraph holding all the question's words scores 1 + COORD times more
+COORD = 1.0  # the coordination bonus: a paragraph holding all the question's words scores 1 + COORD times more
 LINE = 0.5  # ... and 1 + COORD + LINE times more when one of its lines (title, short, asked) holds them all
 LINE_WINDOW = 40  # the best paragraphs (by the other bonuses) that the line bonus reorders
 QUANTITY = 0.3  # a "how many" question: a paragraph stating a number scores 1 + QUANTITY times more
@@ -75,8 +75,8 @@ PER_FIELD = True  # BM25F as whoosh computes it: each field saturated on its own
 # a word in more than this share of the paragraphs' text or asked phrasings is not looked for there
 COMMON_SHARE = 1.0  # (0.15 was tried: no better)
 COMMON_FIELDS = ("text", "asked")
-GAME_ALPHA = 0.5  # smoothing of a word's share of a game's paragraphs when inferring the game
-GAME_MIN = 0.9  # the inferred game's share of the belief needed to search that game only
+GAME_TOP = 10  # the paragraphs that vote for the game of a question naming none
+GAME_MIN = 0.7  # the share of their votes a game needs to be the one searched
 
 
 def params() -> Params:
@@ -118,31 +118,29 @@ def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
     return scores, held / (total or 1.0)
 
 
-def infer_game(tables: Tables, weights: Sequence[tuple[str, float]]) -> str | None:
+def infer_game(tables: Tables, prior: Floats, weights: Sequence[tuple[str, float]]) -> str | None:
     """Return the game a question's words point to, when they point to one clearly enough.
 
-    Each known stem votes with the log of its share of each game's paragraphs (smoothed by
-    :data:`GAME_ALPHA`), weighted by the word's weight and rarity: a word every game uses says
-    nothing, a word of one game's cards says much. The game whose share of the normalised belief
-    reaches :data:`GAME_MIN` is the answer.
+    The question's words are scored in every game (BM25F, kind prior, coordination); the
+    :data:`GAME_TOP` best paragraphs vote for their game, the paragraph at rank r with 1/r. The game
+    with at least :data:`GAME_MIN` of the votes is the answer: a word every game uses ("counter",
+    "round") is outvoted by the words around it, which one game's paragraphs share.
     """
-    if len(tables.games) < 2:
+    if len(tables.games) < 2 or not weights:
         return None
-    belief = np.zeros(len(tables.games), dtype=np.float64)
-    voted = False
-    for stem, weight in weights:
-        per_game = tables.per_game(stem)
-        if per_game is None:
-            continue
-        voted = True
-        share = (per_game + GAME_ALPHA) / (tables.game_sizes + 2 * GAME_ALPHA)
-        belief += weight * np.log(share)
-    if not voted:
+    scores, held = word_scores(tables, weights)
+    adjusted = scores * prior * (1.0 + COORD * held)
+    top = int(GAME_TOP)
+    best = np.argsort(-adjusted, kind="stable")[:top]
+    votes = np.zeros(len(tables.games) + 1, dtype=np.float64)
+    for rank, doc in enumerate(best.tolist(), 1):
+        if adjusted[doc] > 0:
+            votes[tables.doc_game[doc]] += 1.0 / rank
+    total = votes.sum()
+    if not total:
         return None
-    belief = np.exp(belief - belief.max())
-    belief /= belief.sum()
-    best = int(belief.argmax())
-    return tables.games[best] if belief[best] >= GAME_MIN else None
+    winner = int(votes[:len(tables.games)].argmax())
+    return tables.games[winner] if votes[winner] / total >= GAME_MIN else None
 
 
 def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.bool_] | None,
