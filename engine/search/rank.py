@@ -77,6 +77,7 @@ COMMON_SHARE = 1.0  # (0.15 was tried: no better)
 COMMON_FIELDS = ("text", "asked")
 GAME_TOP = 10  # the paragraphs that vote for the game of a question naming none
 GAME_MIN = 0.7  # the share of their votes a game needs to be the one searched
+GAME_MIN_WORDS = 2  # a shorter question ("damage") is a look-up across the games: no game is inferred
 
 
 def params() -> Params:
@@ -124,9 +125,10 @@ def infer_game(tables: Tables, prior: Floats, weights: Sequence[tuple[str, float
     The question's words are scored in every game (BM25F, kind prior, coordination); the
     :data:`GAME_TOP` best paragraphs vote for their game, the paragraph at rank r with 1/r. The game
     with at least :data:`GAME_MIN` of the votes is the answer: a word every game uses ("counter",
-    "round") is outvoted by the words around it, which one game's paragraphs share.
+    "round") is outvoted by the words around it, which one game's paragraphs share. A question of
+    fewer than :data:`GAME_MIN_WORDS` topic words is a look-up across the games and gets none.
     """
-    if len(tables.games) < 2 or not weights:
+    if len(tables.games) < 2 or len(weights) < GAME_MIN_WORDS:
         return None
     scores, held = word_scores(tables, weights)
     adjusted = scores * prior * (1.0 + COORD * held)
