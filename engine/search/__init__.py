@@ -60,15 +60,19 @@ from engine.search.index import (
     ensure_index,
     read_meta,
 )
+from engine.search.locate import Place, locate, places_of
 from engine.search.query import (
+    MAX_QUERY_CHARS,
     ExpansionTable,
     Question,
     Vocabulary,
     best_sentence,
     highlight_html,
     parser,
+    sentences,
     understand,
 )
+from engine.search.query import detect_game as detect_game_name
 from engine.search.rank import fuse, infer_game, params, rank_plain, rerank, weighting, word_scores
 from engine.search.spell import Speller
 from engine.search.tables import Tables, tables_for
@@ -167,6 +171,7 @@ class _Opened:
     prior: NDArray[np.float32]  # each paragraph's kind prior
     numbers: NDArray[np.bool_]  # the paragraphs stating a number
     vectors: NDArray[np.float32] | None  # the paragraphs' meaning (engine/search/dense.py), if the model loads
+    places: tuple[Place, ...]  # where each paragraph is printed (a locator typed in the search box)
     postings: dict[tuple[str, tuple[str, ...] | None], frozenset[int]] = field(default_factory=dict)
 
     @classmethod
@@ -195,7 +200,7 @@ class _Opened:
         numbers = np.array([d in numeric for d in range(len(stored))], dtype=bool)
         vectors = dense.matrix_for(target, [str(f.get("dense_text", "")) for f in stored])
         return cls(target, searcher, games, fields, table, vocabulary, kinds, game_docs, qp.parse, numeric,
-                   lines, stored, tables, prior, numbers, vectors)
+                   lines, stored, tables, prior, numbers, vectors, places_of(stored))
 
     def docs_with(self, stem: str, fields: tuple[str, ...] | None = None) -> frozenset[int]:
         """Return the paragraphs holding the stemmed word in any of *fields* (all ranked fields if None).
@@ -311,6 +316,9 @@ class SearchIndex:
         if game is not None and game not in opened.games:
             raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(opened.games)})",
                                        path="game")
+        located = self._located(opened, query, game, detect_game, offset, limit)
+        if located is not None:
+            return located
         question = self.understand(query, game, detect_game)
         searched = game or question.detected_game
         base = SearchResult(query=question.text, total=0, game=searched, detected_game=question.detected_game,
@@ -336,6 +344,24 @@ class SearchIndex:
                                      weight)
             hits.append(SearchHit.from_stored(stored, score, highlight_html(sentence, question.highlight)))
         return replace(base, total=total, hits=tuple(hits))
+
+    @staticmethod
+    def _located(opened: _Opened, query: str, game: str | None, detect: bool, offset: int,
+                 limit: int) -> SearchResult | None:
+        """Return the paragraphs a printed locator points to ("RR 41.1", "p. 12 Conduct a Siege"), or ``None``."""
+        text = " ".join(query[:MAX_QUERY_CHARS].split())
+        mention = detect_game_name(text, opened.games) if detect and game is None else None
+        named = mention.game if mention is not None else None
+        found = locate(mention.text if mention is not None and named else text, opened.places, game or named)
+        if not found:
+            return None
+        hits = []
+        for docnum in found[offset:offset + limit]:
+            stored = opened.stored[docnum]
+            line = stored.get("stored_short") or next(iter(sentences(stored["stored_text"])), "")
+            hits.append(SearchHit.from_stored(stored, 1.0, highlight_html(line, frozenset())))
+        return SearchResult(query=text, total=len(found), hits=tuple(hits), game=game or named,
+                            detected_game=named, offset=offset, limit=limit)
 
     @staticmethod
     def _plain(opened: _Opened, question: Question, searched: str | None, offset: int,
