@@ -85,10 +85,16 @@ def places_of(stored: Iterable[Mapping[str, object]]) -> tuple[Place, ...]:
     return tuple(out)
 
 
-def did_you_mean(wrong: str, ids: Iterable[str], limit: int = 5) -> list[str]:
-    """Return up to *limit* paragraph ids nearest to the unknown id *wrong*, nearest first."""
+def did_you_mean(wrong: str, ids: Sequence[str], places: Sequence[Place] = (), limit: int = 5) -> list[str]:
+    """Return up to *limit* paragraph ids nearest to the unknown id *wrong*, nearest first.
+
+    An id that is a printed locator ("rr-41.1", "41.1") leads to the paragraphs it names first
+    (*places* holds where each of *ids* is printed); then come the ids most alike by spelling.
+    """
     wrong = wrong.strip().lower()[:200]
     if not wrong:
         return []
-    found = process.extract(wrong, list(ids), scorer=fuzz.WRatio, limit=limit, score_cutoff=60)
-    return [choice for choice, _, _ in found]
+    out = [ids[i] for i in locate(wrong.replace("-", " "), places, None)] if places else []
+    found = process.extract(wrong, list(ids), scorer=fuzz.WRatio, limit=limit * 2, score_cutoff=60)
+    out += [choice for choice, _, _ in found]
+    return list(dict.fromkeys(out))[:limit]
