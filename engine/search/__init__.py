@@ -190,7 +190,7 @@ class _Opened:
         tables = tables_for(target, reader, fields, tuple(games), [str(f.get("game", "")) for f in stored],
                             params())
         vocabulary = Vocabulary(reader, fields, frozenset(meta.get("known_words", [])), tables.words,
-                                tables.stem_ids, Speller(tables.words))
+                                tables.stem_ids, Speller(tables.words), english=dense.english_words())
         kinds = tuple(str(f.get("kind", "")) for f in stored)
         numeric = frozenset(d for d, f in enumerate(stored) if f.get("numeric"))
         lines = tuple(tuple(frozenset(line) for line in json.loads(f.get("lines", "[]"))) for f in stored)

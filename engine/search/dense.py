@@ -10,6 +10,9 @@ shared by every thread, keyed like the scoring arrays by the generation's path);
 similarity to every paragraph is one matrix-vector product. ``rank.fuse`` merges this ranking with
 the word ranking by reciprocal rank.
 
+:func:`english_words` lends the spelling corrector the words the tokenizer holds whole: common
+English words, which are never "corrected" into rules words.
+
 The package's loader looks for the tokenizer in ``wordllama/tokenizer/`` while the package ships it
 in ``wordllama/tokenizers/``, and would then try to download it: the package's own folder is passed as
 the cache folder (where ``tokenizers/`` is found) and downloads are switched off.
@@ -77,3 +80,26 @@ def matrix_for(target: str, texts: Sequence[str]) -> NDArray[np.float32] | None:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[target] = made
     return made
+
+
+_WORDS: list[frozenset[str]] = []
+
+
+def english_words() -> frozenset[str]:
+    """Return the lower-case words the model's tokenizer holds whole (4 letters or more): common English.
+
+    A word a player types that is one of these is a real word ("night", "guys"), never a typo to
+    correct into a rules word ("knight"); misspellings ("peirce", "sigth") are not whole tokens.
+    """
+    with _MODEL_LOCK:
+        if _WORDS:
+            return _WORDS[0]
+    found = model()
+    words: frozenset[str] = frozenset()
+    if found is not None:
+        vocab = found.tokenizer.get_vocab()
+        words = frozenset(t[1:].lower() for t in vocab if t.startswith("\u2581") and len(t) > 4 and t[1:].isalpha())
+    with _MODEL_LOCK:
+        if not _WORDS:
+            _WORDS.append(words)
+        return _WORDS[0]

@@ -129,11 +129,13 @@ class Vocabulary:
     words: Mapping[str, int] = field(default_factory=dict)
     stems: Mapping[str, int] = field(default_factory=dict)
     speller: Speller | None = None
+    english: frozenset[str] = frozenset()  # common English words: real words, never corrected
     common: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False)  # remembered answers
 
     def knows(self, word: str) -> bool:
         """Return whether *word* (lower case) is a word of the corpus or of the glossary's aliases."""
-        if word in self.known_words or word.isdigit() or len(word) < 4 or word in self.words:
+        if word in self.known_words or word.isdigit() or len(word) < 4 or word in self.words or (
+                word in self.english):
             return True
         return stem_word(word) in self.stems
 
