@@ -589,3 +589,56 @@ def test_cli_pages_and_searches_every_game_on_request(cli_index: Path, capsys: p
     assert json.loads(capsys.readouterr().out)["detected_game"] is None
     assert main(["search", "attack", "--page", "0"]) == 2
     assert "page" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- questions nobody has seen (issue 27)
+
+def test_one_is_a_word_and_does_not_outvote_the_question(index: SearchIndex) -> None:
+    assert stems("one") == ("one",) and stems("ones") == ("ones",)  # the stemmer made both "on"
+    result = index.search("how many of my units can stand in one area", game="runewars", limit=3)
+    assert result.hits[0].id == "rw.movement-restrictions.unit-limit", [h.id for h in result.hits]
+
+
+@pytest.mark.parametrize(("question", "game", "fixed", "answer"), [
+    ("when does a peirce effect deal damage", "runeslingers", "pierce", "rs.damage.pierce"),
+    ("can I attack a unit out of my line of sigth", "runewars-miniatures", "sight", "rwm.46.1"),
+])
+def test_swapped_letters_are_corrected(index: SearchIndex, question: str, game: str, fixed: str,
+                                       answer: str) -> None:
+    result = index.search(question, game=game, limit=3)
+    assert result.corrected is not None and fixed in result.corrected.split()
+    assert result.hits[0].id == answer, [h.id for h in result.hits]
+
+
+def test_a_common_english_word_is_never_corrected_into_a_rules_word(index: SearchIndex) -> None:
+    story = ("we were playing last night and my friend had loads of gold stacked up, "
+             "who wins if the strength is tied in a siege")
+    assert index.search(story, game="rune-age").corrected is None  # not "knight", not "lords"
+
+
+def test_a_slang_question_naming_no_game_searches_the_game_its_words_point_to(index: SearchIndex) -> None:
+    # "counter" is also the round counter of the miniatures game; "slinger" and "ailment" are Runeslingers'
+    result = index.search("how many counters can a slinger have from one ailment", limit=5)
+    assert result.detected_game == result.game == "runeslingers"
+    assert result.to_json()["detected_by"] == "words"
+    assert all(h.game == "runeslingers" for h in result.hits)
+    assert result.hits[0].id.startswith("rs.ailments"), [h.id for h in result.hits]
+    everywhere = index.search("how many counters can a slinger have from one ailment", detect_game=False)
+    assert everywhere.game is None and everywhere.detected_game is None
+
+
+def test_a_long_situational_question_naming_no_game_finds_the_rule_asked(index: SearchIndex) -> None:
+    question = ("Last night my buddy and I were playing, his slinger had two boons out and a weapon "
+                "equipped, my hand was full and I had just taken a big hit. When my health drops to zero, "
+                "what happens?")
+    result = index.search(question, limit=3)
+    assert result.game == "runeslingers"
+    assert result.hits[0].id == "rs.power-loss-conditions.zero-health", [h.id for h in result.hits]
+
+
+def test_a_printed_locator_finds_its_paragraph(index: SearchIndex) -> None:
+    for query in ("RR 41.1", "41.1", "rules reference 41.1"):
+        assert index.search(query).hits[0].id == "rwm.41.1", query
+    siege = index.search("p. 12 Conduct a Siege", game="rune-age")
+    assert siege.hits and all(h.source.page == 12 and "siege" in (h.source.section or "").lower() + h.title.lower()
+                              for h in siege.hits)

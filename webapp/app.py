@@ -106,10 +106,15 @@ def _wants_json() -> bool:
     return best == "application/json"
 
 
-def _error(message: str, path: str, status: int) -> tuple[Response, int] | tuple[str, int]:
+def _error(message: str, path: str, status: int,
+           did_you_mean: list[dict[str, str]] | None = None) -> tuple[Response, int] | tuple[str, int]:
     if _wants_json():
-        return jsonify({"error": message, "path": path}), status
-    return render_template("pages/error.html", message=message, status=status), status
+        body: dict[str, Any] = {"error": message, "path": path}
+        if did_you_mean is not None:
+            body["did_you_mean"] = [d["id"] for d in did_you_mean]
+        return jsonify(body), status
+    return render_template("pages/error.html", message=message, status=status,
+                           did_you_mean=did_you_mean or []), status
 
 
 def _register_errors(app: Flask) -> None:
@@ -119,7 +124,13 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(UnknownParagraphError)
     def _unknown(exc: UnknownParagraphError) -> Any:
-        return _error(exc.message, exc.path, 404)
+        # a mistyped id or a printed locator ("rr-41.1"): the closest paragraphs, as links on the page
+        wrong = str((request.view_args or {}).get("pid", ""))
+        svc: Services = app.extensions["runecodex"]
+        corpus = svc.corpus
+        near = [{"id": pid, "title": corpus.paragraphs[pid].title, "locator": corpus.locator(pid)}
+                for pid in svc.did_you_mean(wrong)]
+        return _error(exc.message, exc.path, 404, near)
 
     @app.errorhandler(CorpusError)
     def _corpus(exc: CorpusError) -> Any:

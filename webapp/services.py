@@ -337,6 +337,16 @@ class Services:
         data["page"] = f"/rules/{pid}"
         return data
 
+    def did_you_mean(self, pid: str) -> list[str]:
+        """Return the paragraph ids nearest to the unknown *pid* (a printed locator's paragraphs first)."""
+        from engine.search.locate import Place, did_you_mean
+
+        corpus = self.corpus
+        ids = list(corpus.paragraphs)
+        places = [Place(game=p.game, doc=p.source.doc, page=p.source.page, section=p.source.section or "",
+                        paragraph=p.source.paragraph, title=p.title) for p in corpus]
+        return did_you_mean(pid, ids, places)
+
     def rule_bytes(self, pid: str) -> bytes:
         """Return :meth:`rule_json` as JSON bytes (cached per version and site state)."""
         return self._rule_cache.get_or_make(("b", pid, self._stamp()), lambda: dumps(self.rule_json(pid)))

@@ -36,16 +36,21 @@ import textwrap
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from whoosh import index as whoosh_index
 from whoosh.query import Term
 from whoosh.searching import Searcher
 
 from engine.corpus import Signature, Source, default_root, version_signature
 from engine.errors import CorpusError, UnreadableInputError
+from engine.search import dense
+from engine.search import rank as ranking
 from engine.search.index import (
     META_FILE,
     RANKED_FIELDS,
@@ -55,16 +60,22 @@ from engine.search.index import (
     ensure_index,
     read_meta,
 )
+from engine.search.locate import Place, locate, places_of
 from engine.search.query import (
+    MAX_QUERY_CHARS,
     ExpansionTable,
     Question,
     Vocabulary,
     best_sentence,
     highlight_html,
     parser,
+    sentences,
     understand,
 )
-from engine.search.rank import rerank, weighting
+from engine.search.query import detect_game as detect_game_name
+from engine.search.rank import fuse, infer_game, params, rank_plain, rerank, weighting, word_scores
+from engine.search.spell import Speller
+from engine.search.tables import Tables, tables_for
 
 __all__ = ["SearchHit", "SearchIndex", "SearchResult", "build_index", "default_index_dir", "ensure_index",
            "search"]
@@ -119,6 +130,7 @@ class SearchResult:
     corrected: str | None = None
     offset: int = 0
     limit: int = DEFAULT_LIMIT
+    inferred: bool = False  # detected_game was inferred from the question's words (it names no game)
 
     @property
     def next_offset(self) -> int | None:
@@ -130,7 +142,9 @@ class SearchResult:
         """Return the contract's JSON shape ``{"query", "total", "hits"}`` plus paging and game fields."""
         out: dict[str, Any] = {"query": self.query, "total": self.total,
                                "hits": [h.to_json() for h in self.hits], "game": self.game,
-                               "detected_game": self.detected_game, "offset": self.offset,
+                               "detected_game": self.detected_game,
+                               "detected_by": ("words" if self.inferred else "name") if self.detected_game else None,
+                               "offset": self.offset,
                                "limit": self.limit, "next_offset": self.next_offset}
         if self.corrected is not None:
             out["corrected"] = self.corrected
@@ -153,6 +167,11 @@ class _Opened:
     numeric: frozenset[int]
     lines: tuple[tuple[frozenset[str], ...], ...]
     stored: tuple[Mapping[str, Any], ...]  # every paragraph's stored fields, read once (hits need them)
+    tables: Tables  # the scoring arrays of this generation (shared by every thread)
+    prior: NDArray[np.float32]  # each paragraph's kind prior
+    numbers: NDArray[np.bool_]  # the paragraphs stating a number
+    vectors: NDArray[np.float32] | None  # the paragraphs' meaning (engine/search/dense.py), if the model loads
+    places: tuple[Place, ...]  # where each paragraph is printed (a locator typed in the search box)
     postings: dict[tuple[str, tuple[str, ...] | None], frozenset[int]] = field(default_factory=dict)
 
     @classmethod
@@ -167,15 +186,21 @@ class _Opened:
         fields = tuple(f for f in RANKED_FIELDS if f in ix.schema.names())
         games = dict(meta.get("games", {}))
         table = ExpansionTable.from_items(Expansion.from_json(e) for e in meta.get("expansions", []))
-        vocabulary = Vocabulary(reader, fields, frozenset(meta.get("known_words", [])))
         stored = tuple(reader.stored_fields(d) for d in range(reader.doc_count_all()))
+        tables = tables_for(target, reader, fields, tuple(games), [str(f.get("game", "")) for f in stored],
+                            params())
+        vocabulary = Vocabulary(reader, fields, frozenset(meta.get("known_words", [])), tables.words,
+                                tables.stem_ids, Speller(tables.words), english=dense.english_words())
         kinds = tuple(str(f.get("kind", "")) for f in stored)
         numeric = frozenset(d for d, f in enumerate(stored) if f.get("numeric"))
         lines = tuple(tuple(frozenset(line) for line in json.loads(f.get("lines", "[]"))) for f in stored)
         game_docs = {g: frozenset(searcher.docs_for_query(Term("game", g))) for g in games}
         qp = parser(ix.schema, fields)
+        prior = np.array([ranking.KIND_PRIOR.get(k, 1.0) for k in kinds], dtype=np.float32)
+        numbers = np.array([d in numeric for d in range(len(stored))], dtype=bool)
+        vectors = dense.matrix_for(target, [str(f.get("dense_text", "")) for f in stored])
         return cls(target, searcher, games, fields, table, vocabulary, kinds, game_docs, qp.parse, numeric,
-                   lines, stored)
+                   lines, stored, tables, prior, numbers, vectors, places_of(stored))
 
     def docs_with(self, stem: str, fields: tuple[str, ...] | None = None) -> frozenset[int]:
         """Return the paragraphs holding the stemmed word in any of *fields* (all ranked fields if None).
@@ -197,8 +222,8 @@ class _Opened:
         return found
 
     def idf(self, stem: str) -> float:
-        """Return the rarity of a stemmed word in the paragraphs' text (for picking the answering sentence)."""
-        return float(self.searcher.idf("text", stem)) if "text" in self.fields else 1.0
+        """Return the rarity of a stemmed word in the paragraphs (for picking the answering sentence)."""
+        return self.tables.rarity(stem)
 
 
 def _check(query: object, limit: object, offset: object) -> None:
@@ -274,11 +299,12 @@ class SearchIndex:
         return dict(self._open().games)
 
     def understand(self, query: str, game: str | None = None, detect_game: bool = True) -> Question:
-        """Return how *query* is read: its game, topic words, corrections and whoosh query."""
+        """Return how *query* is read: its game (named, or inferred from its words), topic words and
+        their weights, corrections and expansions."""
         opened = self._open()
         return understand(query, games=opened.games, chosen_game=game, detect=detect_game,
                           vocabulary=opened.vocabulary, table=opened.table, parse=opened.parse,
-                          fields=opened.fields)
+                          fields=opened.fields, infer=partial(infer_game, opened.tables, opened.prior))
 
     def search(self, query: str, game: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
                detect_game: bool = True) -> SearchResult:
@@ -290,12 +316,76 @@ class SearchIndex:
         if game is not None and game not in opened.games:
             raise UnreadableInputError(f"unknown game {game!r} (one of {', '.join(opened.games)})",
                                        path="game")
+        located = self._located(opened, query, game, detect_game, offset, limit)
+        if located is not None:
+            return located
         question = self.understand(query, game, detect_game)
         searched = game or question.detected_game
         base = SearchResult(query=question.text, total=0, game=searched, detected_game=question.detected_game,
-                            corrected=question.corrected_text(), offset=offset, limit=limit)
-        if question.query is None:
+                            corrected=question.corrected_text(), offset=offset, limit=limit,
+                            inferred=question.inferred)
+        if not question.words:
             return base
+        if question.plain:
+            page, total = self._plain(opened, question, searched, offset, limit)
+        else:
+            page, total = self._with_syntax(opened, question, searched, offset, limit)
+        idf_cache: dict[str, float] = {}
+
+        def weight(stem: str) -> float:
+            if stem not in idf_cache:
+                idf_cache[stem] = opened.idf(stem)
+            return idf_cache[stem]
+
+        hits = []
+        for docnum, score in page:
+            stored = opened.stored[docnum]
+            sentence = best_sentence(stored["stored_text"], stored.get("stored_short", ""), question.highlight,
+                                     weight)
+            hits.append(SearchHit.from_stored(stored, score, highlight_html(sentence, question.highlight)))
+        return replace(base, total=total, hits=tuple(hits))
+
+    @staticmethod
+    def _located(opened: _Opened, query: str, game: str | None, detect: bool, offset: int,
+                 limit: int) -> SearchResult | None:
+        """Return the paragraphs a printed locator points to ("RR 41.1", "p. 12 Conduct a Siege"), or ``None``."""
+        text = " ".join(query[:MAX_QUERY_CHARS].split())
+        mention = detect_game_name(text, opened.games) if detect and game is None else None
+        named = mention.game if mention is not None else None
+        found = locate(mention.text if mention is not None and named else text, opened.places, game or named)
+        if not found:
+            return None
+        hits = []
+        for docnum in found[offset:offset + limit]:
+            stored = opened.stored[docnum]
+            line = stored.get("stored_short") or next(iter(sentences(stored["stored_text"])), "")
+            hits.append(SearchHit.from_stored(stored, 1.0, highlight_html(line, frozenset())))
+        return SearchResult(query=text, total=len(found), hits=tuple(hits), game=game or named,
+                            detected_game=named, offset=offset, limit=limit)
+
+    @staticmethod
+    def _plain(opened: _Opened, question: Question, searched: str | None, offset: int,
+               limit: int) -> tuple[list[tuple[int, float]], int]:
+        """Return one page ``(docnum, score)`` of a plain question and the number of matches (numpy)."""
+        tables = opened.tables
+        scores, held = word_scores(tables, question.weights, question.phrases)
+        allowed = tables.game_mask(searched) if searched else None
+        line_weights = {stem: w * tables.rarity(stem) for stem, w in question.weights}
+        ranked, total, value = rank_plain(scores, held, opened.prior,
+                                          opened.numbers if question.quantity else None, allowed, opened.lines,
+                                          line_weights, max(offset + limit, int(ranking.FUSE_DEPTH)))
+        if opened.vectors is not None and total:
+            # the question's topic words (typos corrected): question words and syntax never rank
+            meaning = dense.embed([" ".join(question.words)])
+            similarity = opened.vectors @ meaning[0] if meaning is not None else None
+            matched = scores > 0 if allowed is None else (scores > 0) & allowed
+            ranked = fuse(ranked, similarity, matched, value)
+        return ranked[offset:offset + limit], total
+
+    @staticmethod
+    def _with_syntax(opened: _Opened, question: Question, searched: str | None, offset: int,
+                     limit: int) -> tuple[list[tuple[int, float]], int]:
+        """Return one page of a question with syntax (phrases, ``+``, ``-``, ``NOT``: whoosh runs it)."""
         allowed = opened.game_docs[searched] if searched else None
         # whoosh scores the best offset+limit+RERANK_WINDOW; rank.rerank reorders them (kind, coverage, lines)
         results = opened.searcher.search(question.query, limit=offset + limit + RERANK_WINDOW,
@@ -310,29 +400,7 @@ class SearchIndex:
         best_line = {doc: max((sum(weights[s] for s in weights if s in line) / total_weight
                                for line in opened.lines[doc]), default=0.0) for doc, _, _ in scored}
         ranked = rerank(scored, coverage, answers, best_line)
-        page = ranked[offset:offset + limit]
-        if question.plain:  # a paragraph matches when it holds any of the words searched
-            matching = frozenset().union(*(frozenset.intersection(*(opened.docs_with(s, fields) for s in stems))
-                                           for fields, stems in question.clauses))
-            total = len(matching & allowed) if allowed is not None else len(matching)
-        else:
-            total = len(results)
-        idf_cache: dict[str, float] = {}
-
-        def weight(stem: str) -> float:
-            if stem not in idf_cache:
-                idf_cache[stem] = opened.idf(stem)
-            return idf_cache[stem]
-
-        hits = []
-        for docnum, score in page:
-            stored = opened.stored[docnum]
-            sentence = best_sentence(stored["stored_text"], stored.get("stored_short", ""), question.highlight,
-                                     weight)
-            hits.append(SearchHit.from_stored(stored, score, highlight_html(sentence, question.highlight)))
-        return SearchResult(query=base.query, total=total, hits=tuple(hits), game=searched,
-                            detected_game=base.detected_game, corrected=base.corrected, offset=offset,
-                            limit=limit)
+        return ranked[offset:offset + limit], len(results)
 
 
 _HANDLES: dict[tuple[str, str], SearchIndex] = {}

@@ -21,7 +21,8 @@ field         boost  what it holds
 
 ``words`` holds the unstemmed words of all of them and of the section heading (spelling correction
 suggests from it; it is never ranked). ``id``, ``game``, ``kind`` and ``doc`` are stored IDs (filters); ``title``,
-``text``, ``short``, ``source`` and ``locator`` are stored for the hits.
+``text``, ``short``, ``source`` and ``locator`` are stored for the hits; ``dense_text`` (title, ``short``
+and ``asked``) is what the dense signal embeds (``engine/search/dense.py``).
 
 The index lives in a generation folder beside the requested path (``build/.index-gen-<hash>-<ns>``)
 and the requested path (``build/index``) is a symlink switched with one ``os.replace``: a reader
@@ -56,7 +57,7 @@ from engine.errors import UnreadableInputError
 from engine.files import locks, ownership
 from engine.views.graph import build_graph
 
-SCHEMA_VERSION = "runecodex-search-11"
+SCHEMA_VERSION = "runecodex-search-13"
 META_FILE = "meta.json"
 SYNONYMS_FILE = Path(__file__).resolve().parent / "synonyms.yaml"
 WORD_PATTERN = r"\w+(?:\.?\w+)*"
@@ -77,6 +78,8 @@ QUESTION_WORDS = frozenset((
     "things", "stuff", "way", "ways", "possible", "legal", "work", "works", "working",
 ))
 STOPS = frozenset(STOP_WORDS | QUESTION_WORDS)
+# Words the Porter stemmer would turn into another word ("one" and "ones" into "on"): kept as they are.
+UNSTEMMED = frozenset(("one", "ones"))
 
 FIELD_BOOSTS: Mapping[str, float] = {
     "title": 3.0, "names": 2.5, "asked": 2.0, "short": 2.0, "section": 1.0, "text": 1.0,
@@ -87,7 +90,7 @@ RANKED_FIELDS = tuple(FIELD_BOOSTS)
 def analyzer() -> Analyzer:
     """Return the analyzer of the ranked fields and the queries: words, lower case, no stop words, stems."""
     return (RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StopFilter(stoplist=STOPS, minsize=1)
-            | StemFilter(cachesize=-1))
+            | StemFilter(ignore=UNSTEMMED, cachesize=-1))
 
 
 def unstemmed_analyzer() -> Analyzer:
@@ -104,7 +107,7 @@ def schema(without: Iterable[str] = ()) -> Schema:
         id=ID(stored=True, unique=True), game=ID(stored=True), kind=ID(stored=True), doc=ID(stored=True),
         words=TEXT(analyzer=unstemmed_analyzer(), phrase=False),
         stored_title=STORED(), stored_text=STORED(), stored_short=STORED(), source=STORED(),
-        locator=STORED(), numeric=STORED(), lines=STORED(),
+        locator=STORED(), numeric=STORED(), lines=STORED(), dense_text=STORED(),
         **ranked,
     )
 
@@ -332,6 +335,8 @@ def documents(corpus: Corpus, without: Iterable[str] = ()) -> Iterator[dict[str,
             "numeric": bool(corpus.facts_of(p.id)) or p.table is not None,
             "lines": json.dumps([list(stems(line)) for line in (p.title, p.short or "", *p.asked)
                                  if "asked" not in skip or line not in p.asked]),
+            # what the dense signal embeds (engine/search/dense.py): what the paragraph is about, in one line each
+            "dense_text": "\n".join([p.title, p.short or "", *(p.asked if "asked" not in skip else ())]),
         })
         yield doc
 

@@ -45,7 +45,8 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
-from engine.search.index import STOPS, WORD_PATTERN, Expansion
+from engine.search.index import STOPS, UNSTEMMED, WORD_PATTERN, Expansion
+from engine.search.spell import Speller
 
 EXPANSION_BOOST = 0.5
 COMMON_SHARE = 0.15
@@ -105,8 +106,9 @@ def detect_game(text: str, games: Iterable[str]) -> GameMention:
 
 @lru_cache(maxsize=65536)
 def stem_word(word: str) -> str:
-    """Return the Porter stem of one lower-case word (cached: the index uses the same stemmer)."""
-    return str(porter_stem(word))
+    """Return the Porter stem of one lower-case word (cached: the index uses the same stemmer and
+    keeps the same :data:`~engine.search.index.UNSTEMMED` words whole: "one" stays "one", never "on")."""
+    return word if word in UNSTEMMED else str(porter_stem(word))
 
 
 def topic_words(text: str) -> list[str]:
@@ -118,26 +120,29 @@ def topic_words(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """What the index knows: its stemmed terms (any ranked field), unstemmed words, glossary words."""
+    """What the index knows: its stemmed terms, its unstemmed words (with how many paragraphs hold
+    each), the glossary's words, and the spelling corrector over them."""
 
     reader: IndexReader
     fields: tuple[str, ...]
     known_words: frozenset[str]
+    words: Mapping[str, int] = field(default_factory=dict)
+    stems: Mapping[str, int] = field(default_factory=dict)
+    speller: Speller | None = None
+    english: frozenset[str] = frozenset()  # common English words: real words, never corrected
     common: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False)  # remembered answers
 
     def knows(self, word: str) -> bool:
         """Return whether *word* (lower case) is a word of the corpus or of the glossary's aliases."""
-        if word in self.known_words or word.isdigit() or len(word) < 4:
+        if word in self.known_words or word.isdigit() or len(word) < 4 or word in self.words or (
+                word in self.english):
             return True
-        if ("words", word) in self.reader:
-            return True
-        stem = stem_word(word)
-        return any((f, stem) in self.reader for f in self.fields)
+        return stem_word(word) in self.stems
 
     def is_common(self, fieldname: str, stem: str) -> bool:
         """Return whether *stem* is in more than :data:`COMMON_SHARE` of the paragraphs' *fieldname*.
 
-        Only the :data:`COMMON_FIELDS` have common words.
+        Only the :data:`COMMON_FIELDS` have common words (a query with syntax, run by whoosh).
         """
         if fieldname not in COMMON_FIELDS:
             return False
@@ -152,10 +157,8 @@ class Vocabulary:
         return found
 
     def correct(self, word: str) -> str | None:
-        """Return the indexed word nearest to the unknown *word* (same first letter), or ``None``."""
-        maxdist = 1 if len(word) < 8 else 2
-        suggestions = self.reader.corrector("words").suggest(word, limit=1, maxdist=maxdist, prefix=1)
-        return str(suggestions[0]) if suggestions else None
+        """Return the corpus word nearest to the unknown *word* (``engine/search/spell.py``), or ``None``."""
+        return self.speller.correct(word) if self.speller is not None else None
 
 
 # --------------------------------------------------------------------------- expansions
@@ -181,8 +184,13 @@ class ExpansionTable:
 
         The synonyms of ``all`` games apply with any game; longer (more specific) runs come first.
         """
+        return [value for value, _ in self.expand_spans(stemmed, game)]
+
+    def expand_spans(self, stemmed: Sequence[str], game: str | None
+                     ) -> list[tuple[tuple[str, ...], tuple[int, int]]]:
+        """Return :meth:`expand`'s expansions, each with the span of *stemmed* it expands."""
         games = [g for g in self.by_game if game is None or g in (game, "all")]
-        out: list[tuple[str, ...]] = []
+        out: dict[tuple[str, ...], tuple[int, int]] = {}
         present = set(stemmed)
         for n in range(MAX_NGRAM, 0, -1):
             for i in range(len(stemmed) - n + 1):
@@ -190,15 +198,73 @@ class ExpansionTable:
                 for g in games:
                     for value in self.by_game[g].get(key, ()):
                         if value not in out and not set(value) <= present:
-                            out.append(value)
-        return out
+                            out[value] = (i, i + n)
+        return list(out.items())
 
 
 # --------------------------------------------------------------------------- the question
 
+# Words that open a question (or a clause asking one): "can I ...", "who resolves first", "does it ...".
+ASKING = frozenset((
+    "can", "cant", "could", "do", "does", "doesnt", "dont", "did", "is", "isnt", "are", "arent", "am", "was",
+    "were", "will", "would", "should", "shall", "may", "might", "must", "how", "hows", "what", "whats", "when",
+    "where", "which", "who", "whos", "whom", "whose", "why", "whether",
+))
+# "One" is mostly "a" ("units in one area", "the one with the most"), hardly ever the number asked for:
+# it weighs less than a topic word (other number words do count: "two player game").
+NUMBER_WORDS = frozenset(("one", "ones"))
+NUMBER_WEIGHT = 0.3
+SITUATION_WEIGHT = 0.7  # a word of the table story around the question, against 1 for the question's own
+SHORT_QUESTION = 10  # topic words: a question this short is all question
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;:])\s+|\s+[-–—]+\s+")
+_CLAUSE_SPLIT = re.compile(r",\s*|\s+(?:and|but|so|then)\s+(?=\w)", re.I)
+
+
+def _opens_question(piece: str) -> bool:
+    """Return whether *piece* opens with a question word ("can", "who", "does", ...)."""
+    first = re.match(r"\W*([\w']+)", piece)
+    return bool(first and first.group(1).lower().replace("'", "") in ASKING)
+
+
+def _asks(piece: str) -> bool:
+    """Return whether *piece* asks something: it ends with "?" or opens with a question word."""
+    return piece.rstrip().endswith("?") or _opens_question(piece)
+
+
+def segments(text: str) -> list[tuple[str, float]]:
+    """Return *text* cut into pieces, each with the weight of its words: the question itself 1, the
+    situation described around it :data:`SITUATION_WEIGHT`.
+
+    A short question (:data:`SHORT_QUESTION` topic words or fewer) is all question. Otherwise the
+    sentences that ask (ending with "?" or opening with a question word) are the question, or the
+    last sentence when none does; in a long asking sentence, the clauses before the last one that
+    opens with a question word ("if my unit is engaged and flanked, who attacks first") are situation.
+    """
+    if len(topic_words(text)) <= SHORT_QUESTION:
+        return [(text, 1.0)]
+    sentences = [s for s in _SENTENCE_SPLIT.split(text) if s.strip()]
+    asking = [i for i, s in enumerate(sentences) if _asks(s)] or [len(sentences) - 1]
+    out: list[tuple[str, float]] = []
+    for i, sentence in enumerate(sentences):
+        if i not in asking:
+            out.append((sentence, SITUATION_WEIGHT))
+            continue
+        clauses = [c for c in _CLAUSE_SPLIT.split(sentence) if c.strip()]
+        start = max((j for j, c in enumerate(clauses) if _opens_question(c)), default=0)
+        if len(topic_words(sentence)) <= SHORT_QUESTION or start == 0:
+            out.append((sentence, 1.0))
+            continue
+        out.append((" ".join(clauses[:start]), SITUATION_WEIGHT))
+        out.append((" ".join(clauses[start:]), 1.0))
+    if not any(topic_words(piece) for piece, weight in out if weight == 1.0):
+        return [(text, 1.0)]  # the question says only "is that allowed?": the story is the question
+    return out
+
+
 @dataclass(frozen=True)
 class Question:
-    """A question as understood: its game, topic words, corrections and the whoosh query to run."""
+    """A question as understood: its game, topic words and their weights, corrections, expansions and,
+    when it uses query syntax, the whoosh query to run."""
 
     text: str
     detected_game: str | None
@@ -209,10 +275,10 @@ class Question:
     stems: tuple[str, ...] = ()
     plain: bool = True  # no phrase, +, - or NOT: any one word is enough for a paragraph to match
     expanded: tuple[str, ...] = ()
-    # what a paragraph must hold to match a plain question: any of these (fields, stems) clauses,
-    # a clause meaning all its stems in any of its fields (a phrase counted as its words)
-    clauses: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     quantity: bool = False  # "how many", "max", "limit": the answer states a number
+    weights: tuple[tuple[str, float], ...] = ()  # each stem searched and its weight
+    phrases: tuple[tuple[tuple[str, ...], float], ...] = ()  # expansions: stems found together, weight
+    inferred: bool = False  # the detected game was inferred from the words, not named
 
     def corrected_text(self) -> str | None:
         """Return the question with each misspelt word replaced by its correction, or ``None``."""
@@ -254,19 +320,83 @@ def plain_query(stemmed: Sequence[str], fields: Sequence[str],
                 common: Callable[[str, str], bool] = lambda f, s: False) -> wq.Or:
     """Return what whoosh's multi-field parser makes of plain words: each word in any field, OR-ed.
 
-    Built directly as one flat disjunction (one stem per word rather than one analysis per field,
-    and whoosh's fast array union over a single level): the parser itself reads questions with
-    syntax. The coordination bonus (more of the words, more score) is applied by ``rank.rerank``.
     A word *common* in a field (in a large share of the paragraphs' text or ``asked``: "card", "unit")
-    is looked for only in the other fields: it says little there and costs most.
+    is looked for only in the other fields (used for questions with syntax, which whoosh runs).
     """
     return wq.Or([wq.Term(f, s) for s in dict.fromkeys(stemmed) for f in fields if not common(f, s)])
 
 
+@dataclass(frozen=True)
+class _Read:
+    """The words of a question as read: each with its weight, the corrections, whoosh's text."""
+
+    words: list[str]
+    weights: list[float]
+    corrected: list[tuple[str, str]]
+    pieces: list[str]
+    variants: list[tuple[str, float]] = field(default_factory=list)  # the corpus's other spelling of a word
+
+
+def _read_words(cleaned: str, vocabulary: Vocabulary, syntax: bool) -> _Read:
+    """Return the topic words of *cleaned* (corrected, weighted by :func:`segments`) and whoosh's text."""
+    read = _Read([], [], [], [])
+    for part, weight in segments(cleaned) if not syntax else [(cleaned, 1.0)]:
+        for token in re.split(r"(\W+)", part):
+            low = token.lower()
+            if not token or not _WORD_RE.fullmatch(token) or low in STOPS:
+                # keep operators and quotes for whoosh's parser; drop question words
+                keep = syntax and (not _WORD_RE.fullmatch(token) or token in ("AND", "OR", "NOT"))
+                read.pieces.append(token if keep else " ")
+                continue
+            if not vocabulary.knows(low) and not _GAME_WORD.fullmatch(low):
+                fix = vocabulary.correct(low)
+                if fix is not None and fix != low:
+                    read.corrected.append((token, fix))
+                    low = fix
+            elif vocabulary.speller is not None and (other := vocabulary.speller.variant(low)):
+                read.variants.append((other, weight))  # "defence" also finds "defense"
+            read.words.append(low)
+            read.weights.append(weight * (NUMBER_WEIGHT if low in NUMBER_WORDS else 1.0))
+            read.pieces.append(low)
+        read.pieces.append(" ")
+    return read
+
+
+_SYNTAX_NODES = (wq.Phrase, wq.Not, wq.And, wq.AndNot, wq.Require, wq.AndMaybe)
+
+
+def _uses_syntax(query: wq.Query) -> bool:
+    """Return whether whoosh read *query* as more than words OR-ed (a phrase, a required or excluded word)."""
+    return isinstance(query, _SYNTAX_NODES) or any(_uses_syntax(q) for q in query.children())
+
+
+def _parsed(read: _Read, parse: Callable[[str], wq.Query]) -> wq.Query | None:
+    """Return whoosh's reading of a question with syntax, or ``None`` when it reads as plain words
+    (an unclosed quote, a lone bracket) or does not parse."""
+    try:
+        main = parse("".join(read.pieces))
+    except Exception:  # whoosh's parser is forgiving, but never let syntax break a search
+        return None
+    return main if _uses_syntax(main) else None
+
+
+def _whoosh_query(main: wq.Query, expanded: Sequence[tuple[str, ...]], fields: Sequence[str]) -> wq.Query:
+    """Return the whoosh query of a question with syntax (phrases, ``+``, ``-``, ``NOT``)."""
+    extra: list[wq.Query] = []
+    for value in expanded:
+        extra += words_query(value, fields, EXPANSION_BOOST).subqueries
+    return wq.Or([main, wq.Or(extra)]) if extra else main
+
+
 def understand(text: str, *, games: Iterable[str], chosen_game: str | None, detect: bool,
                vocabulary: Vocabulary, table: ExpansionTable,
-               parse: Callable[[str], wq.Query], fields: Sequence[str]) -> Question:
-    """Return the :class:`Question` of *text* (see the module docstring for the steps)."""
+               parse: Callable[[str], wq.Query], fields: Sequence[str],
+               infer: Callable[[Sequence[tuple[str, float]]], str | None] | None = None) -> Question:
+    """Return the :class:`Question` of *text* (see the module docstring for the steps).
+
+    *infer*, given the weighted stems of a question that names no game, returns the game its words
+    point to (or ``None``); it is asked only when the caller chose no game and *detect* is on.
+    """
     text = " ".join(text[:MAX_QUERY_CHARS].split())
     mention = detect_game(text, games) if detect or chosen_game else GameMention(None, text)
     detected = mention.game if detect and chosen_game is None else None
@@ -274,57 +404,37 @@ def understand(text: str, *, games: Iterable[str], chosen_game: str | None, dete
     cleaned = mention.text if mention.game is not None and mention.game == (chosen_game or detected) else text
     if not topic_words(cleaned):  # the game's name was the whole question ("runeslingers"): search it
         cleaned = text
-    game = chosen_game or detected
-    corrected: list[tuple[str, str]] = []
-    words: list[str] = []
     syntax = bool(_SYNTAX.search(cleaned))
-    pieces: list[str] = []
-    for token in re.split(r"(\W+)", cleaned):
-        low = token.lower()
-        if not token or not _WORD_RE.fullmatch(token) or low in STOPS:
-            # keep operators and quotes for whoosh's parser; drop question words
-            pieces.append(token if (syntax and (not _WORD_RE.fullmatch(token) or token in ("AND", "OR", "NOT")))
-                          else " ")
-            continue
-        if not vocabulary.knows(low) and not _GAME_WORD.fullmatch(low):
-            fix = vocabulary.correct(low)
-            if fix is not None and fix != low:
-                corrected.append((token, fix))
-                low = fix
-        words.append(low)
-        pieces.append(low)
-    if not words:
-        return Question(text, detected, (), None, frozenset(), tuple(corrected))
-    stemmed = [stem_word(w) for w in words]
-    main: wq.Query
-    negated = re.findall(r"(?:^|\s)(?:-|NOT\s+)(\w+)", cleaned)
-    if syntax and len(negated) >= len(words):  # nothing left to look for: read it all as plain words
-        syntax = False
+    read = _read_words(cleaned, vocabulary, syntax)
+    parsed = None
     if syntax:
-        try:
-            main = parse("".join(pieces))
-        except Exception:  # whoosh's parser is forgiving, but never let syntax break a search
-            main = plain_query(stemmed, fields, vocabulary.is_common)
-    else:
-        main = plain_query(stemmed, fields, vocabulary.is_common)
-    highlight = set(stemmed)
-    expanded = table.expand(stemmed, game)[:MAX_EXPANSIONS]
-    extra: list[wq.Query] = []
-    for value in expanded:
-        highlight.update(value)
-        extra += words_query(value, fields, EXPANSION_BOOST).subqueries
-    query: wq.Query = main
-    if extra and not syntax:  # one flat disjunction: whoosh's array union, one pass
-        query = wq.Or([*main.subqueries, *extra])
-    elif extra:
-        query = wq.Or([main, wq.Or(extra)])
-    return Question(text, detected, tuple(words), query, frozenset(highlight), tuple(corrected),
-                    stems=tuple(dict.fromkeys(stemmed)), plain=not syntax,
+        negated = re.findall(r"(?:^|\s)(?:-|NOT\s+)(\w+)", cleaned)
+        parsed = _parsed(read, parse) if len(negated) < len(read.words) else None
+        if parsed is None:  # plain words after all ("-attack" alone, an unclosed quote): read again
+            syntax = False
+            read = _read_words(cleaned, vocabulary, False)
+    if not read.words:
+        return Question(text, detected, (), None, frozenset(), tuple(read.corrected))
+    stemmed = [stem_word(w) for w in read.words]
+    weight: dict[str, float] = {}
+    for stem, w in zip(stemmed, read.weights, strict=True):
+        weight[stem] = max(weight.get(stem, 0.0), w)
+    inferred = False
+    if chosen_game is None and detected is None and detect and infer is not None and not syntax:
+        detected = infer(list(weight.items()))
+        inferred = detected is not None
+    game = chosen_game or detected
+    spans = table.expand_spans(stemmed, game)[:MAX_EXPANSIONS]
+    expanded = [value for value, _ in spans]
+    phrases = tuple((value, EXPANSION_BOOST * max(read.weights[a:b])) for value, (a, b) in spans)
+    phrases += tuple(((stem_word(other),), w) for other, w in read.variants)
+    highlight = set(stemmed).union(*expanded, *(value for value, _ in phrases))
+    query = _whoosh_query(parsed, expanded, fields) if parsed is not None else None
+    return Question(text, detected, tuple(read.words), query, frozenset(highlight), tuple(read.corrected),
+                    stems=tuple(weight), plain=not syntax,
                     expanded=tuple(dict.fromkeys(w for value in expanded for w in value)),
-                    clauses=tuple(dict.fromkeys(
-                        [((*(f for f in fields if not vocabulary.is_common(f, s)),), (s,)) for s in stemmed]
-                        + [(tuple(fields), tuple(value)) for value in expanded])),
-                    quantity=bool(QUANTITY.search(text)))
+                    quantity=bool(QUANTITY.search(text)), weights=tuple(weight.items()), phrases=phrases,
+                    inferred=inferred)
 
 
 # --------------------------------------------------------------------------- snippets

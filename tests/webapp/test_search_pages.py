@@ -62,3 +62,25 @@ def test_bad_paging_is_a_clear_400(client: FlaskClient) -> None:
         resp = client.get(f"/api/search?q=attack&{query}")
         assert resp.status_code == 400, query
         assert resp.get_json()["path"] == path
+
+
+def test_a_printed_locator_in_the_search_box_finds_its_paragraph(client: FlaskClient) -> None:
+    for query in ("RR 41.1", "41.1", "rules reference 41.1"):
+        hits = _hits(client.get(f"/search?q={query.replace(' ', '+')}").get_data(as_text=True))
+        assert hits and hits[0] == "rwm.41.1", (query, hits[:3])
+    api = client.get("/api/search?q=p.+12+Conduct+a+Siege&game=rune-age").get_json()
+    assert api["hits"] and all(h["source"]["page"] == 12 for h in api["hits"])
+    assert all("siege" in (h["source"]["section"] + h["title"]).lower() for h in api["hits"])
+
+
+def test_a_mistyped_rule_id_is_a_404_that_lists_the_closest_ids(client: FlaskClient) -> None:
+    page = client.get("/rules/rwm.41.l", headers={"Accept": "text/html"})
+    assert page.status_code == 404
+    html = page.get_data(as_text=True)
+    assert 'id="did-you-mean"' in html and 'href="/rules/rwm.41.1"' in html
+    api = client.get("/api/rules/ra.conduct-a-seige")
+    assert api.status_code == 404
+    body = api.get_json()
+    assert body["path"] == "id" and "ra.conduct-a-siege" in body["did_you_mean"][:3]
+    locator = client.get("/api/rules/rr-41.1").get_json()
+    assert locator["did_you_mean"][0] == "rwm.41.1"

@@ -127,7 +127,9 @@ def test_rule_shows_the_corrected_text_of_an_amended_paragraph(client: FlaskClie
 def test_unknown_rule_is_404_json(client: FlaskClient) -> None:
     resp = client.get("/api/rules/ra.no-such-rule")
     assert resp.status_code == 404
-    assert resp.get_json() == {"error": "unknown paragraph id 'ra.no-such-rule'", "path": "id"}
+    body = resp.get_json()
+    assert {k: body[k] for k in ("error", "path")} == {"error": "unknown paragraph id 'ra.no-such-rule'", "path": "id"}
+    assert isinstance(body["did_you_mean"], list)  # the closest ids (issue 27), possibly none
 
 
 def test_search_answers_with_hits_and_urls(client: FlaskClient) -> None:

@@ -46,7 +46,7 @@ function showChip(data) {
   if (!data.detected_game) return;
   const chip = h("button", {type: "button", class: "chip", id: "game-chip", title: "Search every game",
                             dataset: {game: data.detected_game}},
-    `${gameName(data.detected_game)} (named in your question) `, h("span", {"aria-hidden": "true"}, "×"),
+    `${gameName(data.detected_game)} (${data.detected_by === "words" ? "guessed from your words" : "named in your question"}) `, h("span", {"aria-hidden": "true"}, "×"),
     h("span", {class: "visually-hidden"}, ": search every game instead"));
   chip.addEventListener("click", () => { detect = false; clearTimeout(timer); run(); });
   chips.append(chip);
