@@ -75,7 +75,7 @@ class RecruitPosition(OpenPosition):
     second_dial: Dial | None = maybe()
     strongholds: list[Stronghold] | None = maybe(max_length=16)
     placement: dict[str, Count] | None = maybe(max_length=120)
-    destroyed: dict[str, list[Name]] | None = maybe(max_length=16)
+    destroyed: dict[str, Annotated[list[Name], Field(max_length=80)]] | None = maybe(max_length=16)
     second_resource: Resource | None = maybe()
 
     @model_validator(mode="after")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
+from pydantic.json_schema import SkipJsonSchema
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
@@ -54,7 +55,7 @@ class VictoryCardOutcome(Outcome):
     """Placing: whether the card is placed and when it is revealed. Revealing: the winner, or the card goes back
     and a Season card is drawn."""
 
-    action: Action = Field(exclude=True)
+    action: SkipJsonSchema[Action] = Field(exclude=True)
     placed: bool = False
     resolves: Resolves | None = None
     winner: Faction | None = None
