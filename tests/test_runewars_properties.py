@@ -305,7 +305,10 @@ def test_the_typed_map_agrees_with_its_published_schema(value):
             borders.append(value)
         pos = {"game": "runewars", "situation": "mobilize", "player": "elves", "target_area": "A", "movers": [],
                "map": {"areas": areas, "borders": borders}}
-        published_ok = _published_item(kind).is_valid(value)
+        # a field the player may leave out reads null as "left out" (engine.model.maybe), while the published
+        # schema shows it without null: compare the published schema with the null fields left out
+        published = {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
+        published_ok = _published_item(kind).is_valid(published)
         try:
             resolve(pos)
         except UnreadableInputError as err:

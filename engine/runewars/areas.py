@@ -23,40 +23,74 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import rule
 from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTIONS, NAME, unique_keys
-from engine.runewars.forms import doc, record
-from engine.runewars.movement import BORDER_KINDS, Mover, can_cross
-from engine.schema import BOOL, Schema, arr, enum, integer, obj
+from engine.model import Field, Model, maybe
+from engine.runewars.common import Faction, Name, refuse_duplicates
+from engine.runewars.movement import BorderKind, Mover, can_cross, check_borders
 
-OWNERS = (*FACTIONS, "neutral")
-BORDER: Schema = {"type": "array", "prefixItems": [NAME, NAME, enum(*BORDER_KINDS)], "minItems": 3, "maxItems": 3}
-UNITS: Schema = doc(record({o: doc(integer(0, 80), o.title() if o != "neutral" else "Unallied neutral")
-                            for o in OWNERS}),
-                    "Units in the area", "How many units of each owner stand or lie routed in the area; allied "
-                    "neutral units count under their player's faction.", {})
-AREA: Schema = obj(
-    ["id"],
-    id=doc(NAME, "Area", "The area's identifier, e.g. 5B."),
-    home_realm=doc(enum(*FACTIONS, None), "Home realm of", "The faction whose home realm this area belongs "
-                   "to, or none.", None),
-    units=UNITS,
-    stronghold=doc(enum(*FACTIONS, None), "Stronghold of", "The faction whose stronghold stands here, or "
-                   "none.", None),
-    city=doc(BOOL, "City token", "Whether a city token is in the area (it does not stop an area being empty).",
-             False),
-)
-MAP: Schema = doc(obj(["areas", "borders"],
-                      areas=doc(arr(AREA, min_items=1, max_items=120), "Areas",
-                                "Every area that matters: the one being left and its neighbours."),
-                      borders=doc(arr(doc(BORDER, "Border", "Two adjacent areas and the kind of their border."),
-                                      max_items=400),
-                                  "Borders", "[area, area, plain|mountain|water]; two areas are adjacent only "
-                                  "when a border between them is listed.")),
-                  "Map", "The areas around the action and the borders between them.")
+OWNERS = ("daqan", "elves", "uthuk", "waiqar", "neutral")
+
+
+class UnitCounts(Model):
+    """How many units of each owner stand or lie routed in the area; allied neutral units count under their
+    player's faction."""
+
+    model_config = ConfigDict(title="Units in the area")
+
+    daqan: int | None = maybe(title="Daqan", ge=0, le=80)
+    elves: int | None = maybe(title="Elves", ge=0, le=80)
+    uthuk: int | None = maybe(title="Uthuk", ge=0, le=80)
+    waiqar: int | None = maybe(title="Waiqar", ge=0, le=80)
+    neutral: int | None = maybe(title="Unallied neutral", ge=0, le=80)
+
+
+class MapArea(Model):
+    """An area of the map: its home realm, the units in it, its stronghold and city token."""
+
+    model_config = ConfigDict(title="Area")
+
+    id: Name = Field(title="Area", description="The area's identifier, e.g. 5B.")
+    home_realm: Faction | None = Field(None, title="Home realm of", description="The faction whose home realm this "
+                                       "area belongs to, or none.")
+    units: UnitCounts = Field(default_factory=UnitCounts, title="Units in the area",
+                              description="How many units of each owner stand or lie routed in the area; allied "
+                                          "neutral units count under their player's faction.",
+                              json_schema_extra={"default": {}})
+    stronghold: Faction | None = Field(None, title="Stronghold of", description="The faction whose stronghold stands "
+                                       "here, or none.")
+    city: bool = Field(False, title="City token", description="Whether a city token is in the area (it does not stop "
+                       "an area being empty).")
+
+
+Border = Annotated[tuple[Name, Name, BorderKind],
+                   Field(strict=False, title="Border", description="Two adjacent areas and the kind of their border.")]
+
+
+class AreaMap(Model):
+    """The areas around the action and the borders between them."""
+
+    model_config = ConfigDict(title="Map")
+
+    areas: list[MapArea] = Field(min_length=1, max_length=120, title="Areas",
+                                 description="Every area that matters: the one being left and its neighbours.")
+    borders: list[Border] = Field(max_length=400, title="Borders",
+                                  description="[area, area, plain|mountain|water]; two areas are adjacent only when a "
+                                              "border between them is listed.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        refuse_duplicates([a.id for a in self.areas], "id", "areas")
+        check_borders([a.id for a in self.areas], self.borders)
+        return self
+
+    def has(self, area_id: str) -> bool:
+        """Return whether *area_id* is an area of the map."""
+        return any(a.id == area_id for a in self.areas)
 
 
 @dataclass(frozen=True)
@@ -68,6 +102,12 @@ class Area:
     units: tuple[tuple[str, int], ...] = ()
     stronghold: str | None = None
     city: bool = False
+
+    @classmethod
+    def of(cls, area: MapArea) -> Area:
+        """Return the area of the position's map."""
+        counts = ((o, getattr(area.units, o) or 0) for o in OWNERS)
+        return cls(area.id, area.home_realm, tuple((o, n) for o, n in counts if n), area.stronghold, area.city)
 
     def count(self, owner: str) -> int:
         """Return how many units of *owner* (a faction or ``neutral``) are in the area."""
@@ -87,29 +127,11 @@ class Map:
     neighbours: Mapping[str, Mapping[str, str]]
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any], path: str = "map") -> Map:
-        """Read the areas and borders, refusing unknown areas and contradictory borders."""
-        rows: Sequence[Mapping[str, Any]] = raw["areas"]
-        unique_keys(rows, "id", f"{path}.areas")
-        areas: dict[str, Area] = {}
-        for row in rows:
-            counts: Mapping[str, int] = row.get("units") or {}
-            areas[str(row["id"])] = Area(str(row["id"]), row.get("home_realm"),
-                                         tuple((str(o), int(n)) for o, n in counts.items() if n),
-                                         row.get("stronghold"), bool(row.get("city", False)))
+    def of(cls, raw: AreaMap) -> Map:
+        """Return the map of the position (its validation refused unknown areas and contradictory borders)."""
+        areas = {a.id: Area.of(a) for a in raw.areas}
         neighbours: dict[str, dict[str, str]] = {a: {} for a in areas}
-        borders: Sequence[Sequence[str]] = raw["borders"]
-        for i, (a, b, kind) in enumerate(borders):
-            for j, end in enumerate((a, b)):
-                if end not in areas:
-                    raise UnreadableInputError(f"border {i + 1} names {end!r}, which is not an area of the map",
-                                               path=f"{path}.borders[{i}][{j}]")
-            if a == b:
-                raise UnreadableInputError(f"border {i + 1} joins {a!r} to itself", path=f"{path}.borders[{i}]")
-            old = neighbours[a].get(b)
-            if old is not None and old != kind:
-                raise UnreadableInputError(f"the border between {a!r} and {b!r} is given as both {old} and {kind}",
-                                           path=f"{path}.borders[{i}][2]")
+        for a, b, kind in raw.borders:
             neighbours[a][b] = neighbours[b][a] = kind
         return cls(areas, neighbours)
 

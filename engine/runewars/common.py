@@ -1,21 +1,17 @@
-"""Shared vocabulary of the Runewars situations: the game key, factions, seasons and small schema parts."""
+"""Shared vocabulary of the Runewars situations: the game key, factions, seasons and names (typed)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Sequence
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from engine.errors import UnreadableInputError
 from engine.model import refuse
-from engine.schema import Schema, enum, text
 
 GAME = "runewars"
 FACTIONS = ("daqan", "elves", "uthuk", "waiqar")
 SEASONS = ("spring", "summer", "fall", "winter")
-NAME: Schema = text(80)
-SEASON: Schema = enum(*SEASONS)
 
 Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
 """The four factions (a player's side)."""
@@ -47,16 +43,6 @@ def names(items: Sequence[str]) -> str:
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def unique_keys(rows: Sequence[Mapping[str, Any]], key: str, path: str) -> None:
-    """Raise :class:`UnreadableInputError` when two rows share the same *key* value."""
-    seen: set[Any] = set()
-    for i, row in enumerate(rows):
-        value = row[key]
-        if value in seen:
-            raise UnreadableInputError(f"{key} {value!r} appears twice", path=f"{path}[{i}].{key}")
-        seen.add(value)
 
 
 def refuse_duplicates(values: Sequence[object], key: str, path: str, what: str | None = None) -> None:

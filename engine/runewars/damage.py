@@ -9,25 +9,50 @@ the book's example ``rw.dealing-damage-to-units.example``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTIONS, GAME, NAME, faction_name, names, plural, unique_keys
-from engine.schema import BOOL, arr, integer, nullable, obj
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars.common import FACTIONS, GAME, Name, faction_name, names, plural, refuse_duplicates
 
-UNIT = obj(["id", "health"], id=NAME, type=NAME, health=integer(1, 30), damage=integer(0, 30), routed=BOOL)
-SCHEMA: dict[str, Any] = obj(
-    ["units", "damage"], extra=True,
-    player=NAME,
-    units=arr(UNIT, max_items=80),
-    damage=integer(0, 200),
-    routs=integer(0, 200),
-    proposed=nullable(arr(NAME, max_items=400)),
-)
+
+class UnitEntry(Model):
+    """One of the player's units: its health, the damage already on it and whether it is routed."""
+
+    model_config = ConfigDict(title="Unit")
+
+    id: Name
+    type: Name | None = maybe()
+    health: int = Field(ge=1, le=30)
+    damage: int | None = maybe(ge=0, le=30)
+    routed: bool | None = maybe()
+
+
+class AssignDamagePosition(OpenPosition):
+    """Routs and damage dealt to one player's units in a round of combat, and (optionally) where he puts them."""
+
+    game: Literal["runewars"]
+    situation: Literal["assign_damage"]
+    player: Name | None = maybe()
+    units: list[UnitEntry] = Field(max_length=80)
+    damage: int = Field(ge=0, le=200)
+    routs: int | None = maybe(ge=0, le=200)
+    proposed: list[Name] | None = Field(None, max_length=400)
+
+    @model_validator(mode="after")
+    def _on_the_board(self) -> Self:
+        refuse_duplicates([u.id for u in self.units], "id", "units")
+        for i, u in enumerate(self.units):
+            damage = u.damage or 0
+            if damage >= u.health:
+                raise refuse(f"unit {u.id!r} has {damage} damage and {u.health} health; a unit whose damage reaches "
+                             f"its health is already destroyed", f"units[{i}].damage")
+        return self
 
 
 @dataclass(frozen=True)
@@ -40,19 +65,16 @@ class Unit:
     routed: bool = False
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any], path: str) -> Unit:
-        """Read a unit; one whose damage already reaches its health cannot still be on the board."""
-        unit = cls(str(raw["id"]), int(raw["health"]), int(raw.get("damage") or 0), bool(raw.get("routed", False)))
-        if unit.damage >= unit.health:
-            raise UnreadableInputError(f"unit {unit.id!r} has {unit.damage} damage and {unit.health} health; a unit "
-                                       f"whose damage reaches its health is already destroyed", path=f"{path}.damage")
-        return unit
+    def of(cls, entry: UnitEntry) -> Unit:
+        """Return the unit of the position."""
+        return cls(entry.id, entry.health, entry.damage or 0, bool(entry.routed))
 
 
-def units_from(raw: Sequence[Mapping[str, Any]], path: str = "units") -> list[Unit]:
-    """Read a list of units with distinct ids."""
-    unique_keys(raw, "id", path)
-    return [Unit.from_json(u, f"{path}[{i}]") for i, u in enumerate(raw)]
+class Pending(Outcome):
+    """The routs and damage still to assign where the owner chooses."""
+
+    routs: int
+    damage: int
 
 
 class Pool:
@@ -202,10 +224,17 @@ def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int,
 
 
 def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str,
-                 field: str = "proposed") -> dict[str, int]:
+                 field: str = "proposed") -> Pending:
     """Apply the routs and damage the rules force, stop at the first real choice and list it as a decision
     answered at *field* (the proposal: one unit id per point, damage first, then routs); return the routs and
     damage still to assign."""
+    left_r = _forced_routs(pool, routs, trace, who, field)
+    left_d = _forced_damage(pool, damage, bool(left_r), trace, who, field)
+    return Pending(routs=left_r, damage=left_d)
+
+
+def _forced_routs(pool: Pool, routs: int, trace: Trace, who: str, field: str) -> int:
+    """Routs first: every unit of a tier the routs cover is routed; return the routs left to the owner's choice."""
     left_r = routs_to_deal(routs, pool)
     rout_open = False
     if routs > left_r:
@@ -228,6 +257,11 @@ def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str,
                    f"{names(tier)}.", rout_candidates)
         rout_open = True
         break
+    return left_r if rout_open else 0
+
+
+def _forced_damage(pool: Pool, damage: int, rout_open: bool, trace: Trace, who: str, field: str) -> int:
+    """Then damage: tokens the rules force go on, one unit at a time; return the damage left to the owner's choice."""
     left_d = damage_to_deal(damage, pool)
     if damage > left_d:
         trace.step(f"The units can take only {left_d} more damage; the other {damage - left_d} point(s) are lost.",
@@ -264,52 +298,59 @@ def apply_forced(pool: Pool, routs: int, damage: int, trace: Trace, who: str,
         trace.step(f"Damage: the next point may go on any {label} unit ({names(tier)}); the owner chooses.",
                    damage_candidates)
         break
-    return {"routs": left_r if rout_open else 0, "damage": left_d}
+    return left_d
 
 
 LABELS: dict[str, Label] = {"destroyed": "Destroyed", "routed": "Newly routed",
                             "pending": "Still to assign (routs, damage)"}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+class AssignDamageOutcome(Outcome):
+    """The units destroyed and newly routed, and what is still the owner's choice."""
+
+    destroyed: list[str] = Field(default_factory=list)
+    routed: list[str] = Field(default_factory=list)
+    violations: list[str] = Field(default_factory=list)
+    pending: Pending | None = Field(None, exclude_if=lambda v: v is None)
+
+
+def _summary(pos: AssignDamagePosition, out: AssignDamageOutcome, trace: Trace) -> str:
     """One sentence: which units are destroyed and routed, and what is still the owner's choice."""
-    who = str(pos.get("player") or "")
+    who = pos.player or ""
     owner = faction_name(who) if who in FACTIONS else (who or "The player")
-    destroyed, routed = out["destroyed"], out["routed"]
+    destroyed, routed = out.destroyed, out.routed
     parts = ([f"loses {names(destroyed)}"] if destroyed else []) + ([f"has {names(routed)} routed"] if routed else [])
     text = f"{owner} {' and '.join(parts) if parts else 'loses no unit and has none routed'}"
-    pending = out.get("pending")
+    pending = out.pending
     if pending:
-        left = [plural(pending["routs"], "rout")] if pending["routs"] else []
-        left += [plural(pending["damage"], "damage point")] if pending["damage"] else []
-        verb = "goes" if pending["routs"] + pending["damage"] == 1 else "go"
+        left = [plural(pending.routs, "rout")] if pending.routs else []
+        left += [plural(pending.damage, "damage point")] if pending.damage else []
+        verb = "goes" if pending.routs + pending.damage == 1 else "go"
         text += f" so far; {' and '.join(left)} still {verb} where the owner chooses"
     return text + "."
 
 
-@situation(GAME, "assign_damage", SCHEMA, labels=LABELS)
+@situation(GAME, "assign_damage", AssignDamagePosition, labels=LABELS)
 @summarized(_summary)
-def resolve_assign_damage(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def resolve_assign_damage(pos: AssignDamagePosition, trace: Trace, corpus: Corpus) -> AssignDamageOutcome:
     """Check or apply routs and damage dealt to one player's units: damaged units first, routs to standing units."""
-    units = units_from(pos["units"])
-    damage, routs = int(pos["damage"]), int(pos.get("routs") or 0)
-    who = str(pos.get("player") or "player")
-    pool = Pool(units)
-    out: dict[str, Any] = {"destroyed": [], "routed": [], "violations": []}
+    damage, routs = pos.damage, pos.routs or 0
+    who = pos.player or "player"
+    pool = Pool([Unit.of(u) for u in pos.units])
+    out = AssignDamageOutcome()
     subject = f"the {who} player" if who in FACTIONS else f"the {who}"
     trace.step(f"{subject[0].upper()}{subject[1:]} is dealt {plural(routs, 'rout')} and "
                f"{plural(damage, 'damage point')}; routs are "
                f"resolved before damage, and he assigns each point to his own units one at a time.",
                "rw.rounds-of-combat.4", "rw.rounds-of-combat.5", "rw.dealing-damage-to-units")
-    proposed = pos.get("proposed")
-    if proposed is not None:
-        if not check_proposal(pool, list(proposed), routs, damage, trace):
+    if pos.proposed is not None:
+        if not check_proposal(pool, list(pos.proposed), routs, damage, trace):
             return out
     else:
         pending = apply_forced(pool, routs, damage, trace, who)
-        if pending["routs"] or pending["damage"]:
-            out["pending"] = pending
-    out["destroyed"], out["routed"] = list(pool.destroyed), pool.routed_survivors()
-    trace.step(f"Result: destroyed {names(pool.destroyed)}; newly routed {names(out['routed'])}. Destroyed units "
+        if pending.routs or pending.damage:
+            out.pending = pending
+    out.destroyed, out.routed = list(pool.destroyed), pool.routed_survivors()
+    trace.step(f"Result: destroyed {names(pool.destroyed)}; newly routed {names(out.routed)}. Destroyed units "
                f"go back to their owner's supply and their damage tokens are removed.", is_destroyed)
     return out

@@ -16,48 +16,94 @@ order: ``ally``, ``rout``, ``hostile``. The player's own units carry no flying f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.runewars.areas import MAP, Map, retreat_areas
-from engine.runewars.common import FACTIONS, GAME, NAME, SEASON, faction_name, names, plural, unique_keys
-from engine.runewars.forms import doc
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.runewars.areas import AreaMap, Map, retreat_areas
+from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural, refuse_duplicates
 from engine.runewars.retreat import chooser, narrate_options, pick_destination, units_over_limit
-from engine.schema import BOOL, arr, enum, integer, nullable, obj
 
 SYMBOLS = ("ally", "rout", "hostile")
-RESULT = {"ally": "allied", "rout": "neutrals_retreat", "hostile": None}
-NEUTRAL = obj(["id"], id=doc(NAME, "Neutral unit", "A name for the unit, e.g. beastman-1."),
-              flying=doc(BOOL, "Flying", "Whether the unit flies.", False),
-              routed=doc(BOOL, "Routed", "Whether it is already routed (a rout result routs it all the same).",
-                         False))
-SCHEMA: dict[str, Any] = obj(
-    ["player", "influence", "spend", "area", "neutral_units"], extra=True,
-    player=doc(enum(*FACTIONS), "Player", "The current player, attempting diplomacy."),
-    season=doc(SEASON, "Season", "The current season (winter opens water borders).", "spring"),
-    influence=doc(integer(0, 200), "Influence held", "Influence tokens the player holds before spending.", 0),
-    spend=doc(integer(0, 200), "Influence spent", "Influence tokens spent on the attempt (1 to 6).", 1),
-    area=doc(NAME, "Area", "The area of the neutral units, e.g. 6B."),
-    units_in_area=doc(integer(0, 80), "Player's units in the area", "His units there now, allied neutral units "
-                      "included.", 1),
-    units_flying=doc(BOOL, "All his units fly", "Every one of the player's units in the area flies (only matters "
-                     "if he retreats).", False),
-    neutral_units=doc(arr(NEUTRAL, max_items=16), "Unallied neutral units", "Every unallied neutral unit in the "
-                      "area."),
-    drawn=doc(arr(enum(*SYMBOLS), max_items=6), "Destiny symbols drawn", "The diplomacy result of each Fate card "
-              "drawn, in order: ally, rout (they retreat) or hostile (battle or retreat)."),
-    chosen=doc(nullable(integer(0, 5)), "Card resolved", "Index of the drawn card the player resolves.", None),
-    map=MAP,
-    response=doc(nullable(enum("battle", "retreat")), "Answer to a hostile card", "After a hostile card: start a "
-                 "battle, or retreat his units.", None),
-    retreat_to=doc(nullable(NAME), "Retreat to", "Where his units retreat after a hostile card, when several "
-                   "areas are allowed.", None),
-    neutral_destination=doc(nullable(NAME), "Neutral units go to", "Where the neutral units retreat after a rout "
-                            "card, when several areas are allowed.", None),
-)
+Symbol = Literal["ally", "rout", "hostile"]
+Result = Literal["allied", "neutrals_retreat", "neutrals_destroyed", "battle", "player_retreat"]
+
+
+class NeutralUnit(Model):
+    """An unallied neutral unit in the area."""
+
+    model_config = ConfigDict(title="Neutral unit")
+
+    id: Name = Field(title="Neutral unit", description="A name for the unit, e.g. beastman-1.")
+    flying: bool = Field(False, title="Flying", description="Whether the unit flies.")
+    routed: bool = Field(False, title="Routed", description="Whether it is already routed (a rout result routs it all "
+                         "the same).")
+
+
+class DiplomacyPosition(OpenPosition):
+    """A diplomacy attempt with unallied neutral units: the influence spent, the cards drawn and the answers."""
+
+    game: Literal["runewars"]
+    situation: Literal["diplomacy"]
+    player: Faction = Field(title="Player", description="The current player, attempting diplomacy.")
+    season: Season = Field("spring", title="Season", description="The current season (winter opens water borders).")
+    influence: int = Field(ge=0, le=200, title="Influence held", description="Influence tokens the player holds "
+                           "before spending.", json_schema_extra={"default": 0})
+    spend: int = Field(ge=0, le=200, title="Influence spent", description="Influence tokens spent on the attempt (1 "
+                       "to 6).", json_schema_extra={"default": 1})
+    area: Name = Field(title="Area", description="The area of the neutral units, e.g. 6B.")
+    units_in_area: int = Field(1, ge=0, le=80, title="Player's units in the area", description="His units there now, "
+                               "allied neutral units included.")
+    units_flying: bool = Field(False, title="All his units fly", description="Every one of the player's units in the "
+                               "area flies (only matters if he retreats).")
+    neutral_units: list[NeutralUnit] = Field(max_length=16, title="Unallied neutral units",
+                                             description="Every unallied neutral unit in the area.")
+    drawn: list[Symbol] | None = maybe("The diplomacy result of each Fate card drawn, in order: ally, rout (they "
+                                       "retreat) or hostile (battle or retreat).", title="Destiny symbols drawn",
+                                       max_length=6)
+    chosen: int | None = Field(None, ge=0, le=5, title="Card resolved", description="Index of the drawn card the "
+                               "player resolves.")
+    map: AreaMap | None = maybe("The areas around the action and the borders between them.", title="Map")
+    response: Literal["battle", "retreat"] | None = Field(None, title="Answer to a hostile card", description="After "
+                                                          "a hostile card: start a battle, or retreat his units.")
+    retreat_to: Name | None = Field(None, title="Retreat to", description="Where his units retreat after a hostile "
+                                    "card, when several areas are allowed.")
+    neutral_destination: Name | None = Field(None, title="Neutral units go to", description="Where the neutral units "
+                                             "retreat after a rout card, when several areas are allowed.")
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        refuse_duplicates([n.id for n in self.neutral_units], "id", "neutral_units")
+        return self
+
+
+class PlayerRetreat(Outcome):
+    """Where the player's units retreat after a hostile card."""
+
+    options: list[str]
+    destination: str | None
+    destroyed: bool
+    over_limit: int
+
+
+class DiplomacyOutcome(Outcome):
+    """The cards drawn, the influence left, the result and where units go."""
+
+    draws: int | None = None
+    influence_left: int | None = None
+    result: Result | None = None
+    allied: list[str] = Field(default_factory=list)
+    neutral_options: list[str] | None = None
+    neutral_destination: str | None = None
+    routed: list[str] = Field(default_factory=list)
+    destroyed: list[str] = Field(default_factory=list)
+    retreat: PlayerRetreat | None = None
+    over_limit: int | None = Field(None, exclude_if=lambda v: v is None)
 
 
 @rule("rw.diplomacy.1")
@@ -86,29 +132,30 @@ def fate_cards_drawn(spend: int) -> int:
     return spend
 
 
-def _illegal(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> bool:
-    spend, influence = int(pos["spend"]), int(pos["influence"])
+def _illegal(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> bool:
+    """Return whether the attempt breaks a rule: the influence spent, more than 8 units, nobody to treat with, the
+    cards drawn and the card chosen."""
+    spend, influence = pos.spend, pos.influence
     problem = spend_problem(spend, influence, corpus)
     if problem:
         trace.violate(problem, spend_problem, "rw.diplomacy")
-    units = int(pos.get("units_in_area", 1))
+    units = pos.units_in_area
     if must_battle(units, corpus):
         trace.violate(f"with {units} units in the area, more than 8, he may not attempt diplomacy and must battle",
                       must_battle, "rw.diplomacy")
-    if not pos["neutral_units"]:
+    if not pos.neutral_units:
         trace.violate("there is no unallied neutral unit in the area to treat with", "rw.diplomacy",
                       "rw.battle-against-unallied-neutral-units.all-units")
-    drawn = pos.get("drawn")
+    drawn, chosen = pos.drawn, pos.chosen
     if drawn is not None and not problem and len(drawn) != spend:
         trace.violate(f"{plural(len(drawn), 'card')} listed, but spending {spend} influence draws exactly {spend} "
                       f"(the full number is always drawn)", fate_cards_drawn, "rw.resolving-fate-cards.1")
-    chosen = pos.get("chosen")
     if drawn is not None and chosen is not None and chosen >= len(drawn):
         trace.violate(f"card {chosen} is not among the {plural(len(drawn), 'card')} drawn", "rw.diplomacy.3")
     return bool(trace.violations)
 
 
-def _symbol(drawn: Sequence[str], chosen: int | None, trace: Trace) -> str | None:
+def _symbol(drawn: Sequence[Symbol], chosen: int | None, trace: Trace) -> Symbol | None:
     """Return the destiny symbol resolved, or None with a decision when the player has a real choice."""
     if chosen is not None:
         trace.step(f"He resolves card {chosen} of the {len(drawn)} drawn: {drawn[chosen]}.", "rw.diplomacy.3")
@@ -124,76 +171,83 @@ def _symbol(drawn: Sequence[str], chosen: int | None, trace: Trace) -> str | Non
     return None
 
 
-def _board(pos: Mapping[str, Any]) -> Map:
-    if pos.get("map") is None:
+def _board(pos: DiplomacyPosition) -> Map:
+    """Return the map the retreating units move on (it must hold the area)."""
+    if pos.map is None:
         raise UnreadableInputError("the map is needed to find where the retreating units may go", path="map")
-    board = Map.from_json(pos["map"])
-    board.area(pos["area"], "area")
+    board = Map.of(pos.map)
+    board.area(pos.area, "area")
     return board
 
 
-def _ally(pos: Mapping[str, Any], ids: list[str], trace: Trace, corpus: Corpus, out: dict[str, Any]) -> None:
-    out.update(result="allied", allied=ids)
-    trace.step(f"Ally: every neutral unit in {pos['area']} ({names(ids)}) allies with {pos['player']}; all stay "
+def _ally(pos: DiplomacyPosition, ids: list[str], trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
+    """Ally: every neutral unit allies with the player and stays; the limit of 8 units then applies."""
+    out.result, out.allied = "allied", ids
+    trace.step(f"Ally: every neutral unit in {pos.area} ({names(ids)}) allies with {pos.player}; all stay "
                f"there and he uses them as his own.", "rw.diplomacy.result-ally",
                "rw.battle-against-unallied-neutral-units.all-units", "rw.allied-units")
-    total = int(pos.get("units_in_area", 1)) + len(ids)
+    total = pos.units_in_area + len(ids)
     over = units_over_limit(0, total, corpus)
-    out["over_limit"] = over
+    out.over_limit = over
     if over:
-        trace.step(f"With its new allies {pos['area']} holds {total} of his units, more than 8: he destroys "
+        trace.step(f"With its new allies {pos.area} holds {total} of his units, more than 8: he destroys "
                    f"{plural(over, 'unit')} of his choice there.", "rw.allied-units.limits",
                    "rw.movement-restrictions.unit-limit")
 
 
-def _neutrals_flee(pos: Mapping[str, Any], neutrals: Sequence[Mapping[str, Any]], trace: Trace,
-                   out: dict[str, Any]) -> None:
+def _neutrals_flee(pos: DiplomacyPosition, trace: Trace, out: DiplomacyOutcome) -> None:
+    """Rout: every neutral unit retreats routed into one adjacent uncontrolled area, or is destroyed."""
     board = _board(pos)
-    ids = [str(n["id"]) for n in neutrals]
-    out["routed"] = ids
-    trace.step(f"Rout: every neutral unit in {pos['area']} ({names(ids)}) retreats into a single adjacent area and "
+    ids = [n.id for n in pos.neutral_units]
+    out.routed = ids
+    trace.step(f"Rout: every neutral unit in {pos.area} ({names(ids)}) retreats into a single adjacent area and "
                f"is routed, even one already routed.", "rw.diplomacy.result-retreat",
                "rw.battle-against-unallied-neutral-units.all-units", "rw.retreats.routed")
-    reach = retreat_areas(board, pos["area"], "neutral", [bool(n.get("flying", False)) for n in neutrals],
-                          pos.get("season"))
-    out["neutral_options"] = list(reach.options)
-    narrate_options(reach, pos["area"], "neutral", pos.get("season"), trace)
-    _, who = chooser("neutral", pos["player"])
-    dest = pick_destination(reach, pos.get("neutral_destination"), "neutral_destination", who, trace)
+    reach = retreat_areas(board, pos.area, "neutral", [n.flying for n in pos.neutral_units], pos.season)
+    out.neutral_options = list(reach.options)
+    narrate_options(reach, pos.area, "neutral", pos.season, trace)
+    _, who = chooser("neutral", pos.player)
+    dest = pick_destination(reach, pos.neutral_destination, "neutral_destination", who, trace)
     if not reach.options:
-        out.update(result="neutrals_destroyed", destroyed=ids, routed=[])
+        out.result, out.destroyed, out.routed = "neutrals_destroyed", ids, []
         return
-    out.update(result="neutrals_retreat", neutral_destination=dest)
+    out.result, out.neutral_destination = "neutrals_retreat", dest
 
 
-def _hostile(pos: Mapping[str, Any], trace: Trace, corpus: Corpus, out: dict[str, Any]) -> None:
-    player = pos["player"]
-    trace.step(f"Hostile: {player} must either start a battle in {pos['area']} or retreat all his units from it "
-               f"into 1 adjacent area.", "rw.diplomacy.result-battle-or-retreat")
-    response = pos.get("response")
-    if response is None:
-        trace.decide(player, "battle the neutral units or retreat from the area",
-                     "rw.diplomacy.result-battle-or-retreat", options=["battle", "retreat"], field="response")
-        return
-    if response == "battle":
-        out["result"] = "battle"
-        trace.step(f"{player} starts a battle against every neutral unit in {pos['area']}; the player on his left "
-                   f"controls them.", "rw.battles", "rw.battle-against-unallied-neutral-units")
-        return
+def _player_retreats(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
+    """Hostile, answered by a retreat: all his units go routed into 1 adjacent area, or are destroyed."""
+    player = pos.player
     board = _board(pos)
-    units = int(pos.get("units_in_area", 1))
-    reach = retreat_areas(board, pos["area"], player, [bool(pos.get("units_flying", False))], pos.get("season"))
-    narrate_options(reach, pos["area"], player, pos.get("season"), trace)
-    dest = pick_destination(reach, pos.get("retreat_to"), "retreat_to", player, trace)
-    out["result"] = "player_retreat"
+    units = pos.units_in_area
+    reach = retreat_areas(board, pos.area, player, [pos.units_flying], pos.season)
+    narrate_options(reach, pos.area, player, pos.season, trace)
+    dest = pick_destination(reach, pos.retreat_to, "retreat_to", player, trace)
+    out.result = "player_retreat"
     over = units_over_limit(board.areas[dest].count(player), units, corpus) if dest else 0
-    out["retreat"] = {"options": list(reach.options), "destination": dest, "destroyed": not reach.options,
-                      "over_limit": over}
+    out.retreat = PlayerRetreat(options=list(reach.options), destination=dest, destroyed=not reach.options,
+                                over_limit=over)
     if reach.options:
         trace.step(f"His {plural(units, 'unit')} retreat" + (f" to {dest}" if dest else "") + " and are routed.",
                    "rw.retreats", "rw.retreats.routed")
     if over:
         trace.step(f"{dest} would then hold more than 8 of his units: he destroys {over} there.", units_over_limit)
+
+
+def _hostile(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
+    """Hostile: the player starts a battle or retreats all his units."""
+    player = pos.player
+    trace.step(f"Hostile: {player} must either start a battle in {pos.area} or retreat all his units from it "
+               f"into 1 adjacent area.", "rw.diplomacy.result-battle-or-retreat")
+    if pos.response is None:
+        trace.decide(player, "battle the neutral units or retreat from the area",
+                     "rw.diplomacy.result-battle-or-retreat", options=["battle", "retreat"], field="response")
+        return
+    if pos.response == "battle":
+        out.result = "battle"
+        trace.step(f"{player} starts a battle against every neutral unit in {pos.area}; the player on his left "
+                   f"controls them.", "rw.battles", "rw.battle-against-unallied-neutral-units")
+        return
+    _player_retreats(pos, trace, corpus, out)
 
 
 LABELS: dict[str, Label] = {
@@ -208,36 +262,29 @@ LABELS: dict[str, Label] = {
 }
 
 
-@situation(GAME, "diplomacy", SCHEMA, labels=LABELS)
-def resolve_diplomacy(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+@situation(GAME, "diplomacy", DiplomacyPosition, labels=LABELS)
+def resolve_diplomacy(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> DiplomacyOutcome:
     """Attempt diplomacy with unallied neutral units: influence spent, cards drawn, the chosen card's result."""
-    unique_keys(pos["neutral_units"], "id", "neutral_units")
-    spend, influence = int(pos["spend"]), int(pos["influence"])
-    out: dict[str, Any] = {"draws": None, "influence_left": None, "result": None, "allied": [],
-                           "neutral_options": None, "neutral_destination": None, "routed": [], "destroyed": [],
-                           "retreat": None}
+    spend, influence, player = pos.spend, pos.influence, pos.player
+    out = DiplomacyOutcome()
     if _illegal(pos, trace, corpus):
         return out
-    player, area = pos["player"], pos["area"]
-    neutrals = list(pos["neutral_units"])
-    out.update(draws=fate_cards_drawn(spend), influence_left=influence - spend)
+    out.draws, out.influence_left = fate_cards_drawn(spend), influence - spend
     trace.step(f"The {player} player spends {spend} of his {influence} influence ({influence - spend} left) and draws "
                f"{plural(spend, 'Fate card')}, every one of them even if an early card already suits him.",
                "rw.diplomacy", "rw.diplomacy.1", fate_cards_drawn)
-    drawn = pos.get("drawn")
-    if drawn is None:
+    if pos.drawn is None:
         trace.summarize(f"The {faction_name(player)} player spends {spend} influence ({influence - spend} left) "
                         f"and draws {plural(spend, 'Fate card')}, then resolves one of them against all "
-                        f"{plural(len(neutrals), 'neutral unit')} in {area}")
+                        f"{plural(len(pos.neutral_units), 'neutral unit')} in {pos.area}")
         return out
-    symbol = _symbol(drawn, pos.get("chosen"), trace)
+    symbol = _symbol(pos.drawn, pos.chosen, trace)
     if symbol is None:
         return out
-    ids = [str(n["id"]) for n in neutrals]
     if symbol == "ally":
-        _ally(pos, ids, trace, corpus, out)
+        _ally(pos, [n.id for n in pos.neutral_units], trace, corpus, out)
     elif symbol == "rout":
-        _neutrals_flee(pos, neutrals, trace, out)
+        _neutrals_flee(pos, trace, out)
     else:
         _hostile(pos, trace, corpus, out)
     if not trace.violations:
@@ -245,27 +292,28 @@ def resolve_diplomacy(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> d
     return out
 
 
-def _summary(pos: Mapping[str, Any], symbol: str, out: Mapping[str, Any]) -> str:
-    player, spend = pos["player"], int(pos["spend"])
-    head = (f"The {faction_name(player)} player spends {spend} influence ({out['influence_left']} left), draws "
+def _summary(pos: DiplomacyPosition, symbol: Symbol, out: DiplomacyOutcome) -> str:
+    player, spend = pos.player, pos.spend
+    head = (f"The {faction_name(player)} player spends {spend} influence ({out.influence_left} left), draws "
             f"{plural(spend, 'Fate card')} ")
-    n = len(pos["neutral_units"])
+    n = len(pos.neutral_units)
     if symbol == "ally":
         return head + f"and the {plural(n, 'neutral unit')} ally with him" + (
-            f"; he must destroy {out['over_limit']} over the 8-unit limit" if out.get("over_limit") else "")
+            f"; he must destroy {out.over_limit} over the 8-unit limit" if out.over_limit else "")
     if symbol == "rout":
-        if out["result"] == "neutrals_destroyed":
+        if out.result == "neutrals_destroyed":
             return head + f"and the {plural(n, 'neutral unit')} have nowhere to retreat: all destroyed"
-        dest = out["neutral_destination"]
-        where = dest or (" or ".join(out["neutral_options"]) + f" (the player on {player}'s left picks)")
+        where = out.neutral_destination or (" or ".join(out.neutral_options or [])
+                                            + f" (the player on {player}'s left picks)")
         return head + f"and the {plural(n, 'neutral unit')} retreat routed to {where}"
-    if out["result"] is None:
+    if out.result is None:
         return head + "and draws a hostile result: he must battle or retreat"
-    if out["result"] == "battle":
-        return head + f"and answers the hostile result with a battle in {pos['area']}"
-    r = out["retreat"]
-    if r["destroyed"]:
+    if out.result == "battle":
+        return head + f"and answers the hostile result with a battle in {pos.area}"
+    r = out.retreat
+    assert r is not None  # the hostile card answered by a retreat
+    if r.destroyed:
         return head + "and must retreat from the hostile neutrals, but no area can take his units: destroyed"
-    where = r["destination"] or " or ".join(r["options"]) + " (his choice)"
-    over = f"; he destroys {r['over_limit']} over the 8-unit limit there" if r["over_limit"] else ""
+    where = r.destination or " or ".join(r.options) + " (his choice)"
+    over = f"; he destroys {r.over_limit} over the 8-unit limit there" if r.over_limit else ""
     return head + f"and retreats his units routed to {where}{over}"

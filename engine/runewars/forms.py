@@ -1,36 +1,17 @@
-"""Schema parts shared by the Runewars situations added in 0.2: documented form fields and Fate card sections.
+"""Typed parts shared by the Runewars situations added in 0.2: the Fate card and its sections.
 
-The boards build a form from each situation's JSON Schema, so every field here carries a ``title`` (the label),
-a ``description`` (the help text, in our own words) and, where the rules give one, a ``default``.
+The boards build a form from each situation's published JSON Schema, so every field here carries a ``title`` (the
+label), a ``description`` (the help text, in our own words) and, where the rules give one, a ``default``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from pydantic import ConfigDict
 
 from engine.model import Field, Model, maybe
-from engine.schema import Schema, obj
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
 EFFECTS = ("special", "rout", "damage")
-
-
-def record(props: Mapping[str, Schema], required: Sequence[str] = ()) -> Schema:
-    """Return a closed object schema of *props* (for property names that are not Python identifiers)."""
-    return {**obj(list(required) or None), "properties": dict(props)}
-
-
-def doc(schema: Schema, title: str, description: str = "", default: Any = ...) -> Schema:
-    """Return *schema* with a form label, a help text and (when given) a default value."""
-    out: Schema = {**schema, "title": title}
-    if description:
-        out["description"] = description
-    if default is not ...:
-        out["default"] = default
-    return out
 
 
 # ------------------------------------------------------------------ typed parts (issue 23)

@@ -11,57 +11,68 @@ there) the rules name no one: ``chooser`` stays null and the tied players settle
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.runewars.common import FACTIONS, GAME, faction_name, names, plural, unique_keys
-from engine.runewars.forms import doc
-from engine.schema import BOOL, arr, enum, integer, nullable, obj
-
-PLAYER = obj(["faction", "influence", "bid"],
-             faction=doc(enum(*FACTIONS), "Faction"),
-             influence=doc(integer(0, 200), "Influence held", "Influence tokens held before the bid.", 0),
-             bid=doc(integer(-20, 200), "Bid", "Influence tokens in the closed fist (0 is a bid too).", 0),
-             starting_influence=doc(integer(0, 50), "Starting influence", "The influence printed on the faction "
-                                    "sheet (the last tie-break).", 0),
-             primarch=doc(BOOL, "Primarch of the Wizards' Council", "Holds this Title card.", False))
-SCHEMA: dict[str, Any] = obj(
-    ["players"], extra=True,
-    players=doc(arr(PLAYER, min_items=1, max_items=4), "Players", "Every player, in play order."),
-    contest=doc(enum("highest", "lowest"), "The Season card singles out", "The highest bid (usually, to win "
-                "something) or the lowest.", "highest"),
-    tie_choice=doc(nullable(enum(*FACTIONS)), "Tie broken in favour of", "The tied faction the tie-breaker picks.",
-                   None),
-)
+from engine.model import Field, Model, OpenPosition, Outcome
+from engine.runewars.common import GAME, Faction, faction_name, names, plural, refuse_duplicates
 
 
-@dataclass(frozen=True)
-class Bidder:
+class Bidder(Model):
     """A player in the bid: influence held, bid, starting influence and whether he is the Primarch."""
 
-    faction: str
-    influence: int
-    bid: int
-    starting_influence: int
-    primarch: bool
+    model_config = ConfigDict(title="Player")
+
+    faction: Faction = Field(title="Faction")
+    influence: int = Field(ge=0, le=200, title="Influence held", description="Influence tokens held before the bid.",
+                           json_schema_extra={"default": 0})
+    bid: int = Field(ge=-20, le=200, title="Bid", description="Influence tokens in the closed fist (0 is a bid too).",
+                     json_schema_extra={"default": 0})
+    starting_influence: int = Field(0, ge=0, le=50, title="Starting influence",
+                                    description="The influence printed on the faction sheet (the last tie-break).")
+    primarch: bool = Field(False, title="Primarch of the Wizards' Council", description="Holds this Title card.")
 
     @property
     def unspent(self) -> int:
         """Return the influence he keeps: held less bid."""
         return self.influence - self.bid
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Bidder:
-        """Read a player of the position."""
-        return cls(raw["faction"], int(raw["influence"]), int(raw["bid"]), int(raw.get("starting_influence") or 0),
-                   bool(raw.get("primarch", False)))
+
+class InfluenceBidPosition(OpenPosition):
+    """An influence bid called for by a Season card: every player's influence and bid, and who is singled out."""
+
+    game: Literal["runewars"]
+    situation: Literal["influence_bid"]
+    players: list[Bidder] = Field(min_length=1, max_length=4, title="Players",
+                                  description="Every player, in play order.")
+    contest: Literal["highest", "lowest"] = Field("highest", title="The Season card singles out",
+                                                  description="The highest bid (usually, to win something) or the "
+                                                              "lowest.")
+    tie_choice: Faction | None = Field(None, title="Tie broken in favour of",
+                                       description="The tied faction the tie-breaker picks.")
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        refuse_duplicates([p.faction for p in self.players], "faction", "players")
+        return self
+
+
+class InfluenceBidOutcome(Outcome):
+    """The deciding bid, who made it, who breaks a tie, who is singled out, and each player's influence left."""
+
+    deciding_bid: int | None = None
+    contenders: list[Faction] = Field(default_factory=list)
+    chooser: Faction | None = None
+    selected: Faction | None = None
+    influence_after: dict[str, int] = Field(default_factory=dict)
 
 
 @rule("rw.influence-bids.3")
-def contenders(players: Sequence[Bidder], contest: str) -> tuple[int, list[str]]:
+def contenders(players: Sequence[Bidder], contest: str) -> tuple[int, list[Faction]]:
     """Return the deciding bid (highest or lowest, as the Season card says) and the factions that bid it."""
     bids = [p.bid for p in players]
     top = max(bids) if contest == "highest" else min(bids)
@@ -69,7 +80,7 @@ def contenders(players: Sequence[Bidder], contest: str) -> tuple[int, list[str]]
 
 
 @rule("rw.ties-on-influence-bids")
-def tie_breaker(players: Sequence[Bidder], tied: Sequence[str]) -> tuple[str | None, str]:
+def tie_breaker(players: Sequence[Bidder], tied: Sequence[str]) -> tuple[Faction | None, str]:
     """Return who decides a tie and why: the Primarch holder (tied or not); else the tied player with the most
     unspent influence; then the tied player with the highest starting influence (None if still tied)."""
     primarch = [p for p in players if p.primarch]
@@ -100,63 +111,77 @@ LABELS: dict[str, Label] = {
 }
 
 
-@situation(GAME, "influence_bid", SCHEMA, labels=LABELS)
-def resolve_influence_bid(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Resolve an influence bid: the deciding bid, the tie-breaker, the player singled out, influence left."""
-    unique_keys(pos["players"], "faction", "players")
-    players = [Bidder.from_json(p) for p in pos["players"]]
-    contest = pos.get("contest") or "highest"
-    out: dict[str, Any] = {"deciding_bid": None, "contenders": [], "chooser": None, "selected": None,
-                           "influence_after": {}}
-    for p in players:
+def _legal_bids(pos: InfluenceBidPosition, trace: Trace) -> bool:
+    """Step 2: each bid is 0 up to the tokens held; only 1 Primarch of the Wizards' Council exists."""
+    for p in pos.players:
         if p.bid < 0 or p.bid > p.influence:
             trace.violate(f"{p.faction} bids {p.bid} but holds {p.influence} influence; a bid is 0 up to the "
                           f"tokens he holds", "rw.influence-bids.2", "rw.influence-bids.1")
-    holders = [p.faction for p in players if p.primarch]
+    holders = [p.faction for p in pos.players if p.primarch]
     if len(holders) > 1:
         trace.violate(f"{names(holders)} both hold the Primarch of the Wizards' Council; there is only 1 such Title "
                       f"card", "rw.ties-on-influence-bids", "rw.title-cards")
-    if trace.violations:
-        return out
-    trace.step("Each player states his influence, hides his tokens and bids in a closed fist; all reveal at once ("
-               + ", ".join(f"{p.faction} {p.bid} of {p.influence}" for p in players) + ").",
-               "rw.influence-bids", "rw.influence-bids.1", "rw.influence-bids.2", "rw.influence-bids.3")
-    top, tied = contenders(players, contest)
-    out.update(deciding_bid=top, contenders=tied)
-    choice = pos.get("tie_choice")
+    return not trace.violations
+
+
+def _single_out(pos: InfluenceBidPosition, top: int, tied: list[Faction], trace: Trace,
+                out: InfluenceBidOutcome) -> bool:
+    """Step 3 and the ties: the one player who made the deciding bid, or the tie-breaker's pick."""
+    choice, contest = pos.tie_choice, pos.contest
     if len(tied) == 1:
         if choice is not None and choice != tied[0]:
             trace.violate(f"there is no tie: {tied[0]} alone made the {contest} bid, not {choice}", contenders)
-            return out
-        out["selected"] = tied[0]
+            return False
+        out.selected = tied[0]
         trace.step(f"{tied[0]} alone made the {contest} bid ({top}) and is singled out by the Season card.",
                    contenders)
+        return True
+    if choice is not None and choice not in tied:
+        trace.violate(f"{choice} is not among the tied players ({names(tied)})", "rw.ties-on-influence-bids")
+        return False
+    who, why = tie_breaker(pos.players, tied)
+    out.chooser = who
+    trace.step(f"{names(tied)} tie on the {contest} bid ({top}): "
+               + (f"{who} decides, as he {why}." if who else f"{why}."), tie_breaker)
+    if choice is not None:
+        out.selected = choice
+        trace.step(f"{who or 'The tied players'} picks {choice}.", "rw.ties-on-influence-bids")
     else:
-        if choice is not None and choice not in tied:
-            trace.violate(f"{choice} is not among the tied players ({names(tied)})", "rw.ties-on-influence-bids")
-            return out
-        who, why = tie_breaker(players, tied)
-        out["chooser"] = who
-        trace.step(f"{names(tied)} tie on the {contest} bid ({top}): "
-                   + (f"{who} decides, as he {why}." if who else f"{why}."), tie_breaker)
-        if choice is not None:
-            out["selected"] = choice
-            trace.step(f"{who or 'The tied players'} picks {choice}.", "rw.ties-on-influence-bids")
-        else:
-            trace.decide(who or f"the tied players ({names(tied)})", "which of the tied players the bid singles out",
-                         "rw.ties-on-influence-bids", options=tied, field="tie_choice")
-    after = influence_after(players)
-    out["influence_after"] = after
-    trace.step("Every player discards the influence he bid, winner or not: "
-               + ", ".join(f"{f} {n} left" for f, n in after.items()) + ".", influence_after)
-    who = out["chooser"]
-    if out["selected"]:
-        head = (f"{faction_name(out['selected'])} is singled out by the {contest} bid of {top}"
+        trace.decide(who or f"the tied players ({names(tied)})", "which of the tied players the bid singles out",
+                     "rw.ties-on-influence-bids", options=tied, field="tie_choice")
+    return True
+
+
+def _summary(pos: InfluenceBidPosition, out: InfluenceBidOutcome, top: int, tied: Sequence[str]) -> str:
+    who, contest = out.chooser, pos.contest
+    if out.selected:
+        head = (f"{faction_name(out.selected)} is singled out by the {contest} bid of {top}"
                 + (f" ({faction_name(who) or 'the tied players'} broke the tie)" if len(tied) > 1 else ""))
     else:
         head = (f"{names([faction_name(f) for f in tied])} tie on the {contest} bid of {top} and "
                 f"{faction_name(who) or 'the tied players'} "
                 f"{'picks' if who else 'pick'} which one the Season card singles out")
-    spent = sum(p.bid for p in players)
-    trace.summarize(f"{head}; all bids are lost ({plural(spent, 'influence token')} in all)")
+    spent = sum(p.bid for p in pos.players)
+    return f"{head}; all bids are lost ({plural(spent, 'influence token')} in all)"
+
+
+@situation(GAME, "influence_bid", InfluenceBidPosition, labels=LABELS)
+def resolve_influence_bid(pos: InfluenceBidPosition, trace: Trace, corpus: Corpus) -> InfluenceBidOutcome:
+    """Resolve an influence bid: the deciding bid, the tie-breaker, the player singled out, influence left."""
+    players = pos.players
+    out = InfluenceBidOutcome()
+    if not _legal_bids(pos, trace):
+        return out
+    trace.step("Each player states his influence, hides his tokens and bids in a closed fist; all reveal at once ("
+               + ", ".join(f"{p.faction} {p.bid} of {p.influence}" for p in players) + ").",
+               "rw.influence-bids", "rw.influence-bids.1", "rw.influence-bids.2", "rw.influence-bids.3")
+    top, tied = contenders(players, pos.contest)
+    out.deciding_bid, out.contenders = top, tied
+    if not _single_out(pos, top, tied, trace, out):
+        return out
+    after = influence_after(players)
+    out.influence_after = after
+    trace.step("Every player discards the influence he bid, winner or not: "
+               + ", ".join(f"{f} {n} left" for f, n in after.items()) + ".", influence_after)
+    trace.summarize(_summary(pos, out, top, tied))
     return out

@@ -8,36 +8,49 @@ resolve lowest number first, ties to the most influence) and the book's example 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
+from typing import Literal, Self
+
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars.common import FACTION_LABELS, FACTIONS, GAME, faction_name, names, unique_keys
-from engine.schema import arr, enum, integer, nullable, obj
-
-PLAYER = obj(["faction", "order", "influence", "starting_influence"], faction=enum(*FACTIONS),
-             order=nullable(integer(1, 8)), influence=integer(0, 500), starting_influence=integer(0, 50))
-SCHEMA: dict[str, Any] = obj(["players"], extra=True, players=arr(PLAYER, min_items=1, max_items=4),
-                             tie_order=arr(enum(*FACTIONS), max_items=4))
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars.common import FACTION_LABELS, GAME, Faction, faction_name, names, refuse_duplicates
 
 
-@dataclass(frozen=True)
-class Player:
-    """A player's standing for play order: his faction, active Order card (None if none revealed), influence."""
+class Player(Model):
+    """A player's standing for play order: his faction, active Order card (null if none revealed), influence."""
 
-    faction: str
-    order: int | None
-    influence: int
-    starting_influence: int
+    faction: Faction
+    order: int | None = Field(ge=1, le=8)
+    influence: int = Field(ge=0, le=500)
+    starting_influence: int = Field(ge=0, le=50)
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Player:
-        """Read a player of the position."""
-        return cls(raw["faction"], raw["order"], int(raw["influence"]), int(raw["starting_influence"]))
+
+class PlayOrderPosition(OpenPosition):
+    """Every player's active Order card, influence and starting influence, and how a complete tie is settled."""
+
+    game: Literal["runewars"]
+    situation: Literal["play_order"]
+    players: list[Player] = Field(min_length=1, max_length=4)
+    tie_order: list[Faction] | None = maybe(max_length=4)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        refuse_duplicates([p.faction for p in self.players], "faction", "players")
+        revealed = [p.order is not None for p in self.players]
+        if any(revealed) and not all(revealed):
+            raise refuse("either every player has a revealed Order card or none has",
+                         f"players[{revealed.index(False)}].order")
+        return self
+
+
+class PlayOrderOutcome(Outcome):
+    """The factions in play order."""
+
+    order: list[Faction]
 
 
 @rule("rw.play-order.1", "rw.resolve-order-cards")
@@ -68,33 +81,41 @@ def play_order(players: Sequence[Player]) -> list[Player]:
 LABELS: dict[str, Label] = {"order": ("Play order", FACTION_LABELS)}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: PlayOrderPosition, out: PlayOrderOutcome, trace: Trace) -> str:
     """One sentence: the play order, and any tie the players still settle."""
-    text = "Play order: " + ", ".join(faction_name(f) for f in out["order"])
+    text = "Play order: " + ", ".join(faction_name(f) for f in out.order)
     for d in trace.decisions:
         text += f"; {names([faction_name(f) for f in d.options])} still settle their tie"
     return text + "."
 
 
-@situation(GAME, "play_order", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_play_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Order the players: lowest Order card first, ties to the most influence, then the highest starting influence."""
-    unique_keys(pos["players"], "faction", "players")
-    players = [Player.from_json(p) for p in pos["players"]]
-    revealed = [p.order is not None for p in players]
-    if any(revealed) and not all(revealed):
-        i = revealed.index(False)
-        raise UnreadableInputError("either every player has a revealed Order card or none has",
-                                   path=f"players[{i}].order")
-    tie = list(pos.get("tie_order") or [])
-    players = sorted(players, key=lambda p: tie.index(p.faction) if p.faction in tie else len(tie))
-    ordered = play_order(players)
-    if all(revealed):
+def _by_cards(ordered: Sequence[Player], trace: Trace) -> None:
+    """First criterion: the lowest Order card acts first (by influence when no card is revealed)."""
+    if all(p.order is not None for p in ordered):
         cards = ", ".join(f"{p.faction} #{p.order}" for p in ordered)
         trace.step(f"Lowest Order card first: {cards}.", by_order_card)
     else:
         trace.step("No Order card is revealed, so every player is ordered by influence.", by_influence)
+
+
+def _on_starting_influence(tied: Sequence[Player], tie: Sequence[str], trace: Trace) -> None:
+    """Third criterion, and a tie left on every criterion (settled by the stated order, or still open)."""
+    trace.step(f"{names([p.faction for p in tied])} also tie on influence ({tied[0].influence}): the higher "
+               f"starting influence goes first ({', '.join(f'{p.faction} {p.starting_influence}' for p in tied)}).",
+               by_starting_influence)
+    for start, last in groupby(tied, key=by_starting_influence):
+        still = [p.faction for p in last]
+        if len(still) > 1 and sum(1 for f in still if f not in tie) > 1:
+            trace.decide("players", f"the order of {names(still)}, tied on every criterion (starting "
+                         f"influence {-start}); the rules give no further tie-break", play_order,
+                         options=still, field="tie_order")
+        elif len(still) > 1:
+            trace.step(f"The players settle the tie between {names(still)} as stated: "
+                       f"{', '.join(still)}.", play_order)
+
+
+def _ties(ordered: Sequence[Player], tie: Sequence[str], trace: Trace) -> None:
+    """Second criterion: among players on the same card, the most influence first."""
     for key, grp in groupby(ordered, key=by_order_card):
         group = list(grp)
         if len(group) < 2:
@@ -102,22 +123,21 @@ def resolve_play_order(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> 
         label = f"#{key}" if key else "no Order card"
         trace.step(f"{names([p.faction for p in group])} tie on {label}: the one with more influence goes first "
                    f"({', '.join(f'{p.faction} {p.influence}' for p in group)}).", by_influence)
-        for infl, sub in groupby(group, key=by_influence):
+        for _, sub in groupby(group, key=by_influence):
             tied = list(sub)
-            if len(tied) < 2:
-                continue
-            trace.step(f"{names([p.faction for p in tied])} also tie on influence ({-infl}): the higher starting "
-                       f"influence goes first ({', '.join(f'{p.faction} {p.starting_influence}' for p in tied)}).",
-                       by_starting_influence)
-            for start, last in groupby(tied, key=by_starting_influence):
-                still = [p.faction for p in last]
-                if len(still) > 1 and sum(1 for f in still if f not in tie) > 1:
-                    trace.decide("players", f"the order of {names(still)}, tied on every criterion (starting "
-                                 f"influence {-start}); the rules give no further tie-break", play_order,
-                                 options=still, field="tie_order")
-                elif len(still) > 1:
-                    trace.step(f"The players settle the tie between {names(still)} as stated: "
-                               f"{', '.join(still)}.", play_order)
+            if len(tied) > 1:
+                _on_starting_influence(tied, tie, trace)
+
+
+@situation(GAME, "play_order", PlayOrderPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_play_order(pos: PlayOrderPosition, trace: Trace, corpus: Corpus) -> PlayOrderOutcome:
+    """Order the players: lowest Order card first, ties to the most influence, then the highest starting influence."""
+    tie = list(pos.tie_order or [])
+    players = sorted(pos.players, key=lambda p: tie.index(p.faction) if p.faction in tie else len(tie))
+    ordered = play_order(players)
+    _by_cards(ordered, trace)
+    _ties(ordered, tie, trace)
     order = [p.faction for p in ordered]
     trace.step(f"Play order: {', '.join(order)}.", play_order)
-    return {"order": order}
+    return PlayOrderOutcome(order=order)

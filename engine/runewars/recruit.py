@@ -11,51 +11,93 @@ Answers: ``placement`` {area: units}, ``destroyed`` {area: [unit names]} for uni
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runewars.common import GAME, NAME, names, plural, unique_keys
-from engine.schema import BOOL, Schema, arr, enum, integer, nullable, obj
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars.common import GAME, Name, names, plural, refuse_duplicates
 
 RESOURCES = ("food", "wood", "ore")
-SPACES: Schema = {"type": "object", "patternProperties": {"^(0|[1-9][0-9]?)$": nullable(NAME)},  # one key per space
-                  "additionalProperties": False}
-DIAL = obj(["resource", "position", "spaces"], resource=enum(*RESOURCES), position=integer(0, 99), spaces=SPACES)
-SCHEMA: dict[str, Any] = obj(
-    ["dial"], extra=True,
-    dial=DIAL,
-    supremacy_bonus=BOOL,
-    second_dial=DIAL,
-    strongholds=arr(obj(["area"], area=NAME, units=integer(0, 80)), max_items=16),
-    placement={"type": "object", "additionalProperties": integer(0, 80)},
-    destroyed={"type": "object", "additionalProperties": arr(NAME, max_items=80)},
-    second_resource=enum(*RESOURCES),
-)
+Resource = Literal["food", "wood", "ore"]
+SPACE = re.compile(r"^(0|[1-9][0-9]?)$")
+"""A dial space's number as a key: 0 to 99, without leading zeros (so no space is written twice)."""
+Count = Annotated[int, Field(ge=0, le=80)]
 
 
-@dataclass(frozen=True)
-class Dial:
+def _space_keys(schema: dict[str, Any]) -> None:
+    """Publish the spaces as one key per space number (0 to 99), each naming a unit or null."""
+    schema["patternProperties"] = {SPACE.pattern: schema.pop("additionalProperties")}
+    schema["additionalProperties"] = False
+
+
+class Dial(Model):
     """A resource dial: its resource, the space its arrow points to and the unit pictured on each space."""
 
-    resource: str
-    position: int
-    spaces: tuple[tuple[int, str | None], ...]
+    resource: Resource
+    position: int = Field(ge=0, le=99)
+    spaces: dict[str, Name | None] = Field(max_length=100, json_schema_extra=_space_keys,
+                                           description="The unit pictured on each space, by space number (null or "
+                                                       "empty: none).")
 
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Dial:
-        """Read a dial; its spaces come in ascending order."""
-        spaces = tuple(sorted((int(k), v) for k, v in raw["spaces"].items()))
-        return cls(raw["resource"], int(raw["position"]), spaces)
+    @model_validator(mode="after")
+    def _numbered(self) -> Self:
+        for key in self.spaces:
+            if not SPACE.match(key):
+                raise refuse(f"space {key!r} is not a space number (0 to 99, without leading zeros)", "spaces")
+        return self
+
+    @property
+    def numbered(self) -> tuple[tuple[int, str | None], ...]:
+        """Return the spaces in ascending order, as (number, unit)."""
+        return tuple(sorted((int(k), v) for k, v in self.spaces.items()))
+
+
+class Stronghold(Model):
+    """An area with one of the player's strongholds, and how many of his units are already there."""
+
+    area: Name
+    units: int | None = maybe(ge=0, le=80)
+
+
+class RecruitPosition(OpenPosition):
+    """A Recruit order: the resource dial (and a second one with the Supremacy Bonus), the player's stronghold areas
+    and his choices."""
+
+    game: Literal["runewars"]
+    situation: Literal["recruit"]
+    dial: Dial
+    supremacy_bonus: bool | None = maybe()
+    second_dial: Dial | None = maybe()
+    strongholds: list[Stronghold] | None = maybe(max_length=16)
+    placement: dict[str, Count] | None = maybe(max_length=120)
+    destroyed: dict[str, Annotated[list[Name], Field(max_length=80)]] | None = maybe(max_length=16)
+    second_resource: Resource | None = maybe()
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        refuse_duplicates([s.area for s in self.strongholds or ()], "area", "strongholds")
+        return self
+
+
+class RecruitOutcome(Outcome):
+    """The units recruited, where they are placed and how many must be destroyed over the limit."""
+
+    units: list[str] = Field(default_factory=list)
+    second_resource: Resource | None = Field(None, exclude_if=lambda v: v is None)
+    placed: dict[str, int] | None = Field(None, exclude_if=lambda v: v is None)
+    destroy: dict[str, int] | None = Field(None, exclude_if=lambda v: v is None)
 
 
 @rule("rw.recruit-order.units", "rw.order-card-summary.recruit", "rw.resource-dials.gaining")
 def recruited_units(dial: Dial) -> list[str]:
     """Return the units a dial gives: the unit on its current space and on every lower space, lowest first
     (spaces without a unit give nothing, higher spaces are ignored)."""
-    return [unit for space, unit in dial.spaces if space <= dial.position and unit]
+    return [unit for space, unit in dial.numbered if space <= dial.position and unit]
 
 
 @rule("rw.recruit-order.unit-limit", "rw.movement-restrictions.unit-limit")
@@ -66,40 +108,62 @@ def units_over_limit(units_after: int, corpus: Corpus) -> int:
 
 def _recruit(dial: Dial, label: str, trace: Trace) -> list[str]:
     units = recruited_units(dial)
-    shown = ", ".join(f"{s}: {u or '-'}" for s, u in dial.spaces if s <= dial.position) or "none"
+    shown = ", ".join(f"{s}: {u or '-'}" for s, u in dial.numbered if s <= dial.position) or "none"
     trace.step(f"{label}: the {dial.resource} dial points at {dial.position}; the spaces at or below it show "
                f"{shown}, so the player recruits {names(units)}.", recruited_units)
     return units
 
 
-def _place(pos: Mapping[str, Any], units: list[str], trace: Trace, corpus: Corpus, out: dict[str, Any]) -> None:
-    strongholds = {s["area"]: int(s.get("units") or 0) for s in pos["strongholds"]}
-    if not strongholds:
-        trace.step("The player has no area with a friendly stronghold, so the recruited units cannot be placed.",
-                   "rw.recruit-order.placement")
-        return
-    placement = pos.get("placement")
-    if placement is None:
+def _destroy(area: str, over: int, chosen: list[str] | None, trace: Trace) -> None:
+    """Units over the limit of 8 in an area: the player names the ones he destroys."""
+    if chosen is None:
+        trace.decide("player", f"{plural(over, 'unit')} to destroy in {area} (name them)", units_over_limit,
+                     field=f"destroyed.{area}")
+    elif len(chosen) != over:
+        trace.violate(f"{area} must lose exactly {plural(over, 'unit')}, the position names {len(chosen)}",
+                      units_over_limit)
+    else:
+        trace.step(f"In {area} the player destroys {', '.join(chosen)}.", units_over_limit)
+
+
+def _placement(strongholds: Mapping[str, int], units: list[str], stated: Mapping[str, int] | None,
+               trace: Trace) -> Mapping[str, int] | None:
+    """Return how the units are split among the stronghold areas (stated, or all in the only one), None when it is
+    still his choice or the stated split is not allowed."""
+    if stated is None:
         if len(strongholds) > 1:
             trace.decide("player", f"how to split {plural(len(units), 'unit')} among the areas with his "
                          f"strongholds ({names(sorted(strongholds))}): a count per area",
                          "rw.recruit-order.placement", field="placement")
             trace.step(f"The units go to areas with his strongholds ({names(sorted(strongholds))}), split as he "
                        f"likes.", "rw.recruit-order.placement")
-            return
-        placement = {next(iter(strongholds)): len(units)}
-    bad = sorted(a for a, n in placement.items() if n and a not in strongholds)
+            return None
+        return {next(iter(strongholds)): len(units)}
+    bad = sorted(a for a, n in stated.items() if n and a not in strongholds)
     if bad:
         trace.violate(f"{names(bad)} has no friendly stronghold; recruited units are placed only in areas with one "
                       f"({names(sorted(strongholds))})", "rw.recruit-order.placement")
-        return
-    if sum(placement.values()) != len(units):
-        trace.violate(f"the placement puts {sum(placement.values())} units, but {len(units)} were recruited",
+        return None
+    if sum(stated.values()) != len(units):
+        trace.violate(f"the placement puts {sum(stated.values())} units, but {len(units)} were recruited",
                       "rw.recruit-order.placement")
+        return None
+    return stated
+
+
+def _place(pos: RecruitPosition, strongholds: Mapping[str, int], units: list[str], trace: Trace, corpus: Corpus,
+           out: RecruitOutcome) -> None:
+    """The units go to areas with a friendly stronghold; beyond 8 units in an area he destroys the excess."""
+    if not strongholds:
+        trace.step("The player has no area with a friendly stronghold, so the recruited units cannot be placed.",
+                   "rw.recruit-order.placement")
         return
-    out["placed"] = {a: n for a, n in placement.items() if n}
+    placement = _placement(strongholds, units, pos.placement, trace)
+    if placement is None:
+        return
+    out.placed = {a: n for a, n in placement.items() if n}
     destroy: dict[str, int] = {}
-    for area, n in out["placed"].items():
+    for area, n in out.placed.items():
         after = strongholds[area] + n
         over = units_over_limit(after, corpus)
         trace.step(f"{area}: {strongholds[area]} units already there + {n} recruited = {after}"
@@ -107,16 +171,8 @@ def _place(pos: Mapping[str, Any], units: list[str], trace: Trace, corpus: Corpu
                       if over else ", within the limit."), "rw.recruit-order.placement", units_over_limit)
         if over:
             destroy[area] = over
-            chosen = (pos.get("destroyed") or {}).get(area)
-            if chosen is None:
-                trace.decide("player", f"{plural(over, 'unit')} to destroy in {area} (name them)", units_over_limit,
-                             field=f"destroyed.{area}")
-            elif len(chosen) != over:
-                trace.violate(f"{area} must lose exactly {plural(over, 'unit')}, the position names {len(chosen)}",
-                              units_over_limit)
-            else:
-                trace.step(f"In {area} the player destroys {', '.join(chosen)}.", units_over_limit)
-    out["destroy"] = destroy
+            _destroy(area, over, (pos.destroyed or {}).get(area), trace)
+    out.destroy = destroy
 
 
 LABELS: dict[str, Label] = {
@@ -125,15 +181,14 @@ LABELS: dict[str, Label] = {
 }
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: RecruitPosition, out: RecruitOutcome, trace: Trace) -> str:
     """One sentence: the units recruited, where they go, and what is still the player's choice."""
-    units = out["units"]
+    units = out.units
     text = (f"The player recruits {plural(len(units), 'unit')} ({', '.join(units)})" if units
             else "The player recruits no unit")
-    placed = out.get("placed")
-    if placed:
-        text += ", placed " + ", ".join(f"{n} in {a}" for a, n in placed.items())
-    over = {a: n for a, n in (out.get("destroy") or {}).items() if n}
+    if out.placed:
+        text += ", placed " + ", ".join(f"{n} in {a}" for a, n in out.placed.items())
+    over = {a: n for a, n in (out.destroy or {}).items() if n}
     if over:
         text += "; " + ", ".join(f"{plural(n, 'unit')} over the limit of 8 in {a}" for a, n in over.items()) \
             + " must be destroyed" + (" (his choice)" if any(d.field.startswith("destroyed.")
@@ -146,44 +201,49 @@ def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> st
     return text + "."
 
 
-@situation(GAME, "recruit", SCHEMA, labels=LABELS)
-@summarized(_summary)
-def resolve_recruit(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Recruit from a resource dial: one unit per unit space at or below the arrow (a second dial with Supremacy)."""
-    dial = Dial.from_json(pos["dial"])
-    out: dict[str, Any] = {"units": []}
-    units = _recruit(dial, "Recruit", trace)
-    bonus = pos.get("supremacy_bonus")
-    if "second_dial" in pos:
-        second = Dial.from_json(pos["second_dial"])
+def _supremacy(pos: RecruitPosition, units: list[str], trace: Trace, out: RecruitOutcome) -> list[str] | None:
+    """The Supremacy Bonus: a second, different resource (its dial given, or still to choose); None when the
+    position breaks the rule."""
+    dial, bonus = pos.dial, pos.supremacy_bonus
+    if pos.second_dial is not None:
         if bonus is False:
             trace.violate("a second dial is recruited only with the Supremacy Bonus, which this Recruit order does "
                           "not get", "rw.recruit-order.supremacy", "rw.supremacy-bonus")
-            return out
-        if second.resource == dial.resource:
+            return None
+        if pos.second_dial.resource == dial.resource:
             trace.violate(f"the Supremacy Bonus recruits with a different resource, not {dial.resource} again",
                           "rw.recruit-order.supremacy")
-            return out
-        units = units + _recruit(second, "Supremacy Bonus", trace)
-    elif bonus:
-        others = [r for r in RESOURCES if r != dial.resource]
-        second_resource = pos.get("second_resource")
+            return None
+        return units + _recruit(pos.second_dial, "Supremacy Bonus", trace)
+    if bonus:
+        second_resource = pos.second_resource
         if second_resource is None:
             trace.decide("player", "a second, different resource to recruit with (Supremacy Bonus)",
-                         "rw.recruit-order.supremacy", options=others, field="second_resource")
+                         "rw.recruit-order.supremacy", options=[r for r in RESOURCES if r != dial.resource],
+                         field="second_resource")
         elif second_resource == dial.resource:
             trace.violate(f"the Supremacy Bonus recruits with a different resource, not {dial.resource} again",
                           "rw.recruit-order.supremacy")
-            return out
+            return None
         else:
-            out["second_resource"] = second_resource
+            out.second_resource = second_resource
             trace.step(f"Supremacy Bonus: the player also recruits with his {second_resource} dial (give "
                        "second_dial to list its units).", "rw.recruit-order.supremacy")
-    out["units"] = units
+    return units
+
+
+@situation(GAME, "recruit", RecruitPosition, labels=LABELS)
+@summarized(_summary)
+def resolve_recruit(pos: RecruitPosition, trace: Trace, corpus: Corpus) -> RecruitOutcome:
+    """Recruit from a resource dial: one unit per unit space at or below the arrow (a second dial with Supremacy)."""
+    out = RecruitOutcome()
+    units = _supremacy(pos, _recruit(pos.dial, "Recruit", trace), trace, out)
+    if units is None:
+        return out
+    out.units = units
     trace.step("Recruiting costs nothing: the dials are not turned.", "rw.recruit-order.no-cost")
-    if "strongholds" in pos:
-        unique_keys(pos["strongholds"], "area", "strongholds")
-        _place(pos, units, trace, corpus, out)
+    if pos.strongholds is not None:
+        _place(pos, {s.area: s.units or 0 for s in pos.strongholds}, units, trace, corpus, out)
     else:
         trace.step("The units are placed in areas that contain a friendly stronghold, split as the player likes.",
                    "rw.recruit-order.placement")

@@ -20,46 +20,106 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.errors import UnreadableInputError
-from engine.runewars.areas import MAP, Map, Reach, group_can_cross, retreat_areas
-from engine.runewars.common import FACTIONS, GAME, NAME, SEASON, faction_name, names, plural
-from engine.runewars.forms import doc
-from engine.schema import BOOL, Schema, arr, enum, nullable, obj
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runewars.areas import AreaMap, Map, Reach, group_can_cross, retreat_areas
+from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural
 
-UNIT = obj(["id"], id=doc(NAME, "Unit", "A name for the unit, e.g. archer-1."),
-           flying=doc(BOOL, "Flying", "Whether the unit flies (it ignores mountain and water borders).", False),
-           participated=doc(BOOL, "Took part in the battle", "Placed beside the faction sheet in this battle; "
-                            "false for units that stayed in the area, such as units already routed.", True))
-HERO = obj(["id"], id=doc(NAME, "Hero", "The hero's name."),
-           flying=doc(BOOL, "Flying", "Whether the hero flies.", False),
-           supported=doc(BOOL, "Supported the battle", "Placed beside a unit type in step 3 of the battle; heroes "
-                         "that did not support stay where they are.", True))
-GROUP = doc(obj(["kind", "units"],
-                kind=doc(enum("player", "neutral"), "Whose units", "A player's units (allied neutral units "
-                         "included) or unallied neutral units.", "player"),
-                faction=doc(enum(*FACTIONS), "Faction", "The retreating player (for a player's units)."),
-                units=doc(arr(UNIT, max_items=80), "Units", "Every unit of the side in the area."),
-                heroes=doc(arr(HERO, max_items=12), "Heroes", "The side's heroes in the area.", [])),
-            "Retreating group", "The units (and heroes) that must leave the area.")
-HERO_CHOICES: Schema = doc({"type": "object", "additionalProperties": NAME, "maxProperties": 12},
-                           "Hero destinations", "{hero: area} for supporting heroes whose units cannot take them "
-                           "along.")
-SCHEMA: dict[str, Any] = obj(
-    ["from", "group", "map"], extra=True,
-    season=doc(SEASON, "Season", "The current season (in winter water borders do not count).", "spring"),
-    current_player=doc(enum(*FACTIONS), "Current player", "The faction resolving its Order card (the player on "
-                       "its left chooses for unallied neutral units)."),
-    group=GROUP,
-    map=MAP,
-    destination=doc(nullable(NAME), "Destination", "The area the units retreat to, when several are allowed.",
-                    None),
-    heroes=HERO_CHOICES,
-)
-SCHEMA["properties"]["from"] = doc(NAME, "Area left", "The area the group must leave.")  # "from" is a keyword
+SEASON_HINT = "The current season (in winter water borders do not count)."
+
+
+class RetreatingUnit(Model):
+    """A unit of the retreating side."""
+
+    model_config = ConfigDict(title="Unit")
+
+    id: Name = Field(title="Unit", description="A name for the unit, e.g. archer-1.")
+    flying: bool = Field(False, title="Flying", description="Whether the unit flies (it ignores mountain and water "
+                         "borders).")
+    participated: bool = Field(True, title="Took part in the battle", description="Placed beside the faction sheet in "
+                               "this battle; false for units that stayed in the area, such as units already routed.")
+
+
+class RetreatingHero(Model):
+    """A hero of the retreating side."""
+
+    model_config = ConfigDict(title="Hero")
+
+    id: Name = Field(title="Hero", description="The hero's name.")
+    flying: bool = Field(False, title="Flying", description="Whether the hero flies.")
+    supported: bool = Field(True, title="Supported the battle", description="Placed beside a unit type in step 3 of "
+                            "the battle; heroes that did not support stay where they are.")
+
+
+class RetreatingGroup(Model):
+    """The units (and heroes) that must leave the area."""
+
+    model_config = ConfigDict(title="Retreating group")
+
+    kind: Literal["player", "neutral"] = Field(title="Whose units", description="A player's units (allied neutral "
+                                               "units included) or unallied neutral units.",
+                                               json_schema_extra={"default": "player"})
+    faction: Faction | None = maybe("The retreating player (for a player's units).", title="Faction")
+    units: list[RetreatingUnit] = Field(max_length=80, title="Units", description="Every unit of the side in the "
+                                        "area.")
+    heroes: list[RetreatingHero] = Field([], max_length=12, title="Heroes",
+                                         description="The side's heroes in the area.")
+
+
+class RetreatPosition(OpenPosition):
+    """A group that must retreat: the area it leaves, its units and heroes, and the map around it."""
+
+    game: Literal["runewars"]
+    situation: Literal["retreat"]
+    season: Season = Field("spring", title="Season", description=SEASON_HINT)
+    current_player: Faction | None = maybe("The faction resolving its Order card (the player on its left chooses for "
+                                           "unallied neutral units).", title="Current player")
+    start: Name = Field(alias="from", title="Area left", description="The area the group must leave.")
+    group: RetreatingGroup
+    map: AreaMap
+    destination: Name | None = Field(None, title="Destination", description="The area the units retreat to, when "
+                                     "several are allowed.")
+    heroes: dict[str, Name] | None = maybe("{hero: area} for supporting heroes whose units cannot take them along.",
+                                           title="Hero destinations", max_length=12)
+
+    @model_validator(mode="after")
+    def _readable(self) -> Self:
+        if not self.map.has(self.start):
+            raise refuse(f"{self.start!r} is not an area of the map", "from")
+        grp = self.group
+        if grp.kind == "player" and grp.faction is None:
+            raise refuse("a player's group needs its faction", "group.faction")
+        if grp.kind == "neutral" and grp.heroes:
+            raise refuse("unallied neutral units have no heroes", "group.heroes")
+        seen: set[str] = set()
+        for where, ids in (("units", [u.id for u in grp.units]), ("heroes", [h.id for h in grp.heroes])):
+            for i, fid in enumerate(ids):
+                if fid in seen:
+                    raise refuse(f"{fid!r} appears twice in the group", f"group.{where}[{i}].id")
+                seen.add(fid)
+        return self
+
+    @property
+    def owner(self) -> str:
+        """Return the retreating faction, or ``neutral`` for unallied neutral units."""
+        return "neutral" if self.group.kind == "neutral" else str(self.group.faction)
+
+
+class RetreatOutcome(Outcome):
+    """Where the group may go and goes, who picks, which units are destroyed or routed, and the heroes' areas."""
+
+    options: list[str] = Field(default_factory=list)
+    destination: str | None = None
+    chosen_by: Literal["owner", "left_of_current_player"]
+    destroyed: list[str] = Field(default_factory=list)
+    routed: list[str] = Field(default_factory=list)
+    over_limit: int | None = 0
+    heroes: dict[str, str | None] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -71,10 +131,11 @@ class Figure:
     flying: bool
     involved: bool
 
-
-def figures(raw: Sequence[Mapping[str, Any]], key: str) -> list[Figure]:
-    """Read units (``participated``) or heroes (``supported``)."""
-    return [Figure(str(r["id"]), bool(r.get("flying", False)), bool(r.get(key, True))) for r in raw]
+    @classmethod
+    def of(cls, figure: RetreatingUnit | RetreatingHero) -> Figure:
+        """Return a unit (took part) or a hero (supported) of the group."""
+        return cls(figure.id, figure.flying,
+                   figure.participated if isinstance(figure, RetreatingUnit) else figure.supported)
 
 
 @rule("rw.battles.7c.non-participants", "rw.battles.2.stay-behind")
@@ -89,7 +150,7 @@ def units_over_limit(already_there: int, arriving: int, corpus: Corpus) -> int:
     return max(0, already_there + arriving - int(corpus.fact("rw.retreats.unit-limit", "max_units_per_area")))
 
 
-def chooser(owner: str, current_player: str | None) -> tuple[str, str]:
+def chooser(owner: str, current_player: str | None) -> tuple[Literal["owner", "left_of_current_player"], str]:
     """Return (``chosen_by``, who in words): the owner, or the player left of the current player for neutrals."""
     if owner != "neutral":
         return "owner", owner
@@ -216,62 +277,62 @@ LABELS: dict[str, Label] = {
 }
 
 
-@situation(GAME, "retreat", SCHEMA, labels=LABELS)
-def resolve_retreat(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    """Find where a retreating group may go, who picks, and which units are destroyed or must be culled."""
-    board = Map.from_json(pos["map"])
-    start = board.area(pos["from"], "from").id
-    grp = pos["group"]
-    owner = "neutral" if grp["kind"] == "neutral" else grp.get("faction")
-    if owner is None:
-        raise UnreadableInputError("a player's group needs its faction", path="group.faction")
-    units, heroes = figures(grp["units"], "participated"), figures(grp.get("heroes") or [], "supported")
-    if owner == "neutral" and heroes:
-        raise UnreadableInputError("unallied neutral units have no heroes", path="group.heroes")
-    seen: set[str] = set()
-    for i, f in enumerate([*units, *heroes]):
-        if f.id in seen:
-            where = f"group.units[{i}].id" if i < len(units) else f"group.heroes[{i - len(units)}].id"
-            raise UnreadableInputError(f"{f.id!r} appears twice in the group", path=where)
-        seen.add(f.id)
-    season, current = pos.get("season"), pos.get("current_player")
-    chosen_by, who = chooser(owner, current)
-    out: dict[str, Any] = {"options": [], "destination": None, "chosen_by": chosen_by, "destroyed": [],
-                           "routed": [], "over_limit": 0, "heroes": {}}
+def _stay_behind(units: Sequence[Figure], trace: Trace) -> tuple[list[str], list[Figure]]:
+    """Step 7c: units that took no part are destroyed; return them and the units that retreat."""
     stay = [u.id for u in units if stays_behind(u)]
     going = [u for u in units if not stays_behind(u)]
     if stay:
         trace.step(f"{names(stay)} took no part in the battle: they cannot retreat and are destroyed.", stays_behind,
                    "rw.battles.7c")
+    return stay, going
+
+
+def _over_limit(board: Map, owner: str, dest: str | None, reach: Reach, moving: Sequence[str], trace: Trace,
+                corpus: Corpus) -> int | None:
+    """More than 8 of a player's units in the destination: he destroys the excess (None while it depends on the
+    area still to pick)."""
+    if owner == "neutral" or not moving:
+        return 0
+    candidates = [dest] if dest else list(reach.options)
+    values = {units_over_limit(board.areas[a].count(owner), len(moving), corpus) for a in candidates}
+    over = values.pop() if len(values) == 1 else None
+    if over:
+        trace.step(f"{dest or 'The destination'} would then hold more than 8 {owner} units (routed ones count): "
+                   f"he destroys {plural(over, 'unit')} of his choice there.", units_over_limit)
+    return over
+
+
+@situation(GAME, "retreat", RetreatPosition, labels=LABELS)
+def resolve_retreat(pos: RetreatPosition, trace: Trace, corpus: Corpus) -> RetreatOutcome:
+    """Find where a retreating group may go, who picks, and which units are destroyed or must be culled."""
+    board, start, owner, season = Map.of(pos.map), pos.start, pos.owner, pos.season
+    heroes = [Figure.of(h) for h in pos.group.heroes]
+    chosen_by, who = chooser(owner, pos.current_player)
+    out = RetreatOutcome(chosen_by=chosen_by)
+    stay, going = _stay_behind([Figure.of(u) for u in pos.group.units], trace)
     reach = retreat_areas(board, start, owner, [u.flying for u in going], season) if going else Reach((), (), "none")
-    out["options"] = list(reach.options)
+    out.options = list(reach.options)
     if going:
         narrate_options(reach, start, owner, season, trace)
-    dest = pick_destination(reach, pos.get("destination"), "destination", who, trace) if going else None
+    dest = pick_destination(reach, pos.destination, "destination", who, trace) if going else None
     if trace.violations:
         return out
-    out["destination"] = dest
+    out.destination = dest
     units_go = bool(going and reach.options)
     lost = stay + ([] if units_go else [u.id for u in going])
-    out["destroyed"] = lost
-    hero_at, ok = _heroes(board, start, owner, heroes, dest, units_go, pos.get("heroes") or {}, season, trace)
-    out["heroes"] = hero_at
+    out.destroyed = lost
+    hero_at, ok = _heroes(board, start, owner, heroes, dest, units_go, pos.heroes or {}, season, trace)
+    out.heroes = hero_at
     if not ok:
         return out
     moving = [u.id for u in going] if units_go else []
-    out["routed"] = moving + list(hero_at)
+    out.routed = moving + list(hero_at)
     if moving:
         trace.step(f"{plural(len(moving), 'unit')} retreat together"
                    + (f" to {dest}" if dest else "") + " and are routed (units routed in this battle may retreat).",
                    "rw.retreats", "rw.retreats.routed", "rw.battles.7c.routed-may-retreat")
-    if owner != "neutral" and moving:
-        candidates = [dest] if dest else list(reach.options)
-        values = {units_over_limit(board.areas[a].count(owner), len(moving), corpus) for a in candidates}
-        out["over_limit"] = values.pop() if len(values) == 1 else None
-        if out["over_limit"]:
-            trace.step(f"{dest or 'The destination'} would then hold more than 8 {owner} units (routed ones count): "
-                       f"he destroys {plural(out['over_limit'], 'unit')} of his choice there.", units_over_limit)
-    trace.summarize(_summary(owner, who, moving, lost, dest, reach, out["over_limit"], hero_at))
+    out.over_limit = _over_limit(board, owner, dest, reach, moving, trace, corpus)
+    trace.summarize(_summary(owner, who, moving, lost, dest, reach, out.over_limit, hero_at))
     return out
 
 

@@ -10,29 +10,65 @@ turn).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import SerializerFunctionWrapHandler, model_serializer
+from pydantic.json_schema import SkipJsonSchema
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.runewars.common import FACTIONS, GAME, SEASON, faction_name, plural
-from engine.runewars.forms import doc
-from engine.schema import enum, integer, nullable, obj
+from engine.model import Field, OpenPosition, Outcome
+from engine.runewars.common import GAME, Faction, Season, faction_name, plural
 
-SCHEMA: dict[str, Any] = obj(
-    ["action", "year", "season", "faction", "dragon_runes"], extra=True,
-    action=doc(enum("place", "reveal"), "Action", "Place the Victory card now, or reveal it as the Resolve Season "
-               "Card step starts a year later.", "place"),
-    year=doc(integer(1, 7), "Game year", "The current game year, 1 to 7.", 1),
-    season=doc(SEASON, "Season", "The current season (for a reveal: the season whose Resolve Season Card step is "
-               "starting).", "spring"),
-    faction=doc(enum(*FACTIONS), "Player", "The faction placing or revealing the card."),
-    dragon_runes=doc(integer(0, 40), "Dragon runes controlled", "Dragon runes the player controls now.", 0),
-    timing=doc(enum("own_turn", "quest_phase", "other"), "When (place)", "While resolving his own Order card, in "
-               "the Quest Phase, or at any other moment.", "own_turn"),
-    deck_top=doc(nullable(enum(*FACTIONS)), "Victory card already on this deck (place)", "The faction whose "
-                 "Victory card already lies on the current season's deck, if any.", None),
-)
+Action = Literal["place", "reveal"]
+
+
+class VictoryCardPosition(OpenPosition):
+    """A Victory card placed now, or revealed as the Resolve Season Card step starts a year later."""
+
+    game: Literal["runewars"]
+    situation: Literal["victory_card"]
+    action: Action = Field(title="Action", description="Place the Victory card now, or reveal it as the Resolve "
+                           "Season Card step starts a year later.", json_schema_extra={"default": "place"})
+    year: int = Field(ge=1, le=7, title="Game year", description="The current game year, 1 to 7.",
+                      json_schema_extra={"default": 1})
+    season: Season = Field(title="Season", description="The current season (for a reveal: the season whose "
+                           "Resolve Season Card step is starting).", json_schema_extra={"default": "spring"})
+    faction: Faction = Field(title="Player", description="The faction placing or revealing the card.")
+    dragon_runes: int = Field(ge=0, le=40, title="Dragon runes controlled",
+                              description="Dragon runes the player controls now.", json_schema_extra={"default": 0})
+    timing: Literal["own_turn", "quest_phase", "other"] = Field(
+        "own_turn", title="When (place)", description="While resolving his own Order card, in the Quest Phase, or "
+        "at any other moment.")
+    deck_top: Faction | None = Field(None, title="Victory card already on this deck (place)", description="The "
+                                     "faction whose Victory card already lies on the current season's deck, if any.")
+
+
+class Resolves(Outcome):
+    """When a placed Victory card is revealed."""
+
+    year: int
+    season: Season
+
+
+class VictoryCardOutcome(Outcome):
+    """Placing: whether the card is placed and when it is revealed. Revealing: the winner, or the card goes back
+    and a Season card is drawn."""
+
+    action: SkipJsonSchema[Action] = Field(exclude=True)
+    placed: bool = False
+    resolves: Resolves | None = None
+    winner: Faction | None = None
+    card_returned: bool | None = None
+    season_card: bool | None = None
+
+    @model_serializer(mode="wrap")
+    def _keys(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        for key in (("winner", "card_returned", "season_card") if self.action == "place"
+                    else ("placed", "resolves")):
+            out.pop(key, None)
+        return out
 
 
 @rule("rw.victory-cards", "rw.victory-cards.resolving")
@@ -47,9 +83,9 @@ def is_too_late(year: int, corpus: Corpus) -> bool:
     return year > int(corpus.fact("rw.victory-cards.final-year", "last_year_to_place"))
 
 
-def _place(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    faction, year, season, runes = pos["faction"], int(pos["year"]), pos["season"], int(pos["dragon_runes"])
-    timing, top = pos.get("timing") or "own_turn", pos.get("deck_top")
+def _may_place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> bool:
+    """Placing: 6 dragon runes, not in the last year, 1 card per Season deck, during his own turn."""
+    faction, year, season, runes, top = pos.faction, pos.year, pos.season, pos.dragon_runes, pos.deck_top
     need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
     if not has_enough_runes(runes, corpus):
         trace.violate(f"{faction} controls {plural(runes, 'dragon rune')}; placing a Victory card takes {need}",
@@ -60,13 +96,20 @@ def _place(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, An
     if top is not None:
         trace.violate(f"the {season} deck already carries {top}'s Victory card; only 1 per Season deck, so "
                       f"{faction} must wait for his turn next season", "rw.victory-cards.limit")
-    if timing != "own_turn":
-        why = ("the Quest Phase is no player's turn" if timing == "quest_phase"
+    if pos.timing != "own_turn":
+        why = ("the Quest Phase is no player's turn" if pos.timing == "quest_phase"
                else "a Victory card is placed only during its owner's turn")
         trace.violate(f"{why}; he places it while resolving his own Order card", "rw.victory-cards.placing",
-                      "rw.term.turn", *(["rw.quest-phase.not-a-turn"] if timing == "quest_phase" else []))
-    if trace.violations:
-        return {"placed": False, "resolves": None}
+                      "rw.term.turn", *(["rw.quest-phase.not-a-turn"] if pos.timing == "quest_phase" else []))
+    return not trace.violations
+
+
+def _place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCardOutcome:
+    """He shows the dragon runes and places the card facedown on the current Season deck."""
+    if not _may_place(pos, trace, corpus):
+        return VictoryCardOutcome(action="place", placed=False)
+    faction, year, season, runes = pos.faction, pos.year, pos.season, pos.dragon_runes
+    need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
     trace.step(f"During his turn {faction} reveals dragon runes one by one until {need} are shown ({runes} "
                f"controlled); they stay faceup.", "rw.victory-cards.placing", "rw.term.turn", has_enough_runes)
     trace.step(f"He places his Victory card facedown on the {season} Season deck; it resolves in {season} of year "
@@ -74,16 +117,17 @@ def _place(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, An
     player = faction_name(faction)
     trace.summarize(f"The {player} player places the Victory card on the {season} deck: it is revealed in "
                     f"{season} of year {year + 1}, and wins if he still controls {need} dragon runes then")
-    return {"placed": True, "resolves": {"year": year + 1, "season": season}}
+    return VictoryCardOutcome(action="place", placed=True, resolves=Resolves(year=year + 1, season=season))
 
 
-def _reveal(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
-    faction, year, season, runes = pos["faction"], int(pos["year"]), pos["season"], int(pos["dragon_runes"])
+def _reveal(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCardOutcome:
+    """A year later, before the Season card is drawn: 6 dragon runes win, else the card goes back."""
+    faction, year, season, runes = pos.faction, pos.year, pos.season, pos.dragon_runes
     need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
     if year == 1:
         trace.violate("no Victory card can be revealed in year 1: it is placed a year before it is revealed",
                       "rw.victory-cards", "rw.victory-cards.placing")
-        return {"winner": None, "card_returned": None, "season_card": None}
+        return VictoryCardOutcome(action="reveal")
     trace.step(f"The Resolve Season Card step of {season}, year {year}, starts with {faction}'s Victory card on the "
                f"deck: he reveals it before any Season card is drawn.", "rw.victory-cards.resolving")
     if has_enough_runes(runes, corpus):
@@ -91,13 +135,13 @@ def _reveal(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, A
                    has_enough_runes)
         trace.summarize(f"The {faction_name(faction)} player "
                         f"controls {runes} dragon runes and wins the game with the Victory card")
-        return {"winner": faction, "card_returned": False, "season_card": False}
+        return VictoryCardOutcome(action="reveal", winner=faction, card_returned=False, season_card=False)
     trace.step(f"{faction} controls only {runes} of the {need} dragon runes needed: he takes the Victory card back "
                f"and a Season card is drawn and resolved as usual.", has_enough_runes, "rw.victory-cards.example")
     short = need - runes
     trace.summarize(f"The {faction_name(faction)} player is {plural(short, 'dragon rune')} short: the "
                     f"Victory card goes back to him and the Season card is drawn as usual")
-    return {"winner": None, "card_returned": True, "season_card": True}
+    return VictoryCardOutcome(action="reveal", card_returned=True, season_card=True)
 
 
 LABELS: dict[str, Label] = {
@@ -106,7 +150,7 @@ LABELS: dict[str, Label] = {
 }
 
 
-@situation(GAME, "victory_card", SCHEMA, labels=LABELS)
-def resolve_victory_card(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+@situation(GAME, "victory_card", VictoryCardPosition, labels=LABELS)
+def resolve_victory_card(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCardOutcome:
     """Place a Victory card with 6 dragon runes, or reveal it a year later to win (or take it back)."""
-    return _place(pos, trace, corpus) if pos["action"] == "place" else _reveal(pos, trace, corpus)
+    return _place(pos, trace, corpus) if pos.action == "place" else _reveal(pos, trace, corpus)

@@ -10,19 +10,49 @@ owner destroys the excess; allied neutral units count, heroes do not) with its e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Self
+
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.runewars.common import FACTIONS, GAME, NAME, faction_name, plural, unique_keys
-from engine.schema import arr, integer, obj
+from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.runewars.common import FACTIONS, GAME, Name, faction_name, plural, refuse_duplicates
 
-AREA = obj(["area", "units"], area=NAME, units=integer(0, 80), allied_neutral=integer(0, 80), heroes=integer(0, 12),
-           destroyed=arr(NAME, max_items=80))
-SCHEMA: dict[str, Any] = obj(["food", "areas"], extra=True, player=NAME, food=integer(0, 20),
-                             areas=arr(AREA, max_items=120))
+
+class WinterArea(Model):
+    """One area holding the player's figures: his units, allied neutral units and heroes there, and (when he has
+    a choice) the units he destroys."""
+
+    model_config = ConfigDict(title="Area")
+
+    area: Name
+    units: int = Field(ge=0, le=80)
+    allied_neutral: int | None = maybe(ge=0, le=80)
+    heroes: int | None = maybe(ge=0, le=12)
+    destroyed: list[Name] | None = maybe(max_length=80)
+
+
+class WinterPosition(OpenPosition):
+    """The winter food limit: the player's food dial and every area holding his figures."""
+
+    game: Literal["runewars"]
+    situation: Literal["winter"]
+    player: Name | None = maybe()
+    food: int = Field(ge=0, le=20)
+    areas: list[WinterArea] = Field(max_length=120)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> Self:
+        refuse_duplicates([a.area for a in self.areas], "area", "areas")
+        return self
+
+
+class WinterOutcome(Outcome):
+    """The units destroyed in each area."""
+
+    destroy: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -35,10 +65,9 @@ class Area:
     heroes: int = 0
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Area:
-        """Read an area of the position."""
-        return cls(str(raw["area"]), int(raw["units"]), int(raw.get("allied_neutral") or 0),
-                   int(raw.get("heroes") or 0))
+    def of(cls, row: WinterArea) -> Area:
+        """Return the area of the position."""
+        return cls(row.area, row.units, row.allied_neutral or 0, row.heroes or 0)
 
 
 @rule("rw.winter", "rw.allied-units.limits", "rw.term.unit")
@@ -57,57 +86,59 @@ def winter_losses(area: Area, food: int) -> int:
 LABELS: dict[str, Label] = {"destroy": "Units destroyed, by area"}
 
 
-def _summary(pos: Mapping[str, Any], out: Mapping[str, Any], trace: Trace) -> str:
+def _summary(pos: WinterPosition, out: WinterOutcome, trace: Trace) -> str:
     """One sentence: the winter limit and the units destroyed in each area."""
-    food = int(pos["food"])
-    losses = [(area, n) for area, n in out["destroy"].items() if n]
+    food = pos.food
+    losses = [(area, n) for area, n in out.destroy.items() if n]
     if not losses:
         return f"With the food dial at {food}, no area is over the winter limit: no unit is destroyed."
     listed = ", ".join(f"{plural(n, 'unit')} in {area}" for area, n in losses)
-    who = faction_name(str(pos.get("player") or "")) or "the player"
+    who = faction_name(pos.player or "") or "the player"
     pick = " (which ones is still his choice)" if trace.decisions else ""
     return f"With the food dial at {food}, {who} destroys {listed}{pick}."
 
 
-@situation(GAME, "winter", SCHEMA, labels=LABELS)
+def _area(i: int, row: WinterArea, food: int, who: str, trace: Trace) -> int:
+    """One area: the units counted against the food dial, and those destroyed (the owner names them)."""
+    a = Area.of(row)
+    n = winter_losses(a, food)
+    parts = plural(a.units, "unit")
+    if a.allied_neutral:
+        parts += f" + {a.allied_neutral} allied neutral = {units_counted(a)}"
+    hero_note = f"; his {plural(a.heroes, 'hero', 'heroes')} do not count" if a.heroes else ""
+    cites: list[Any] = [winter_losses]
+    if a.allied_neutral:
+        cites.append("rw.allied-units.limits")
+    if a.heroes:
+        cites.append("rw.term.unit")
+    if not n:
+        trace.step(f"{a.area}: {parts}, within the limit of {food}{hero_note}.", *cites)
+        return n
+    trace.step(f"{a.area}: {parts}, {n} over the limit of {food}{hero_note}: {plural(n, 'unit')} destroyed.",
+               *cites)
+    chosen = row.destroyed
+    if n < units_counted(a) and chosen is None:
+        trace.decide(who, f"the {plural(n, 'unit')} to destroy in {a.area} (own or allied neutral units; "
+                     "name them)", "rw.winter", field=f"areas[{i}].destroyed")
+    elif chosen is not None and len(chosen) != n:
+        trace.violate(f"{a.area} must lose exactly {plural(n, 'unit')}, the position names {len(chosen)}",
+                      winter_losses)
+    elif chosen:
+        trace.step(f"In {a.area} the player destroys {', '.join(chosen)}.", "rw.winter")
+    return n
+
+
+@situation(GAME, "winter", WinterPosition, labels=LABELS)
 @summarized(_summary)
-def resolve_winter(pos: Mapping[str, Any], trace: Trace, corpus: Corpus) -> dict[str, Any]:
+def resolve_winter(pos: WinterPosition, trace: Trace, corpus: Corpus) -> WinterOutcome:
     """Apply the winter food limit: in each area, units beyond the food dial are destroyed (allies count)."""
-    unique_keys(pos["areas"], "area", "areas")
-    food = int(pos["food"])
-    who = str(pos.get("player") or "player")
+    food = pos.food
+    who = pos.player or "player"
     owner = f"{who} player" if who in FACTIONS else who
-    areas = [Area.from_json(a) for a in pos["areas"]]
     normal = corpus.fact("rw.winter", "normal_unit_limit_per_area")
     trace.step(f"Winter: the {owner}'s unit limit in every area becomes his food dial's current space, {food}, "
                f"instead of {normal}.", "rw.winter")
-    destroy: dict[str, int] = {}
-    for i, a in enumerate(areas):
-        n = winter_losses(a, food)
-        destroy[a.area] = n
-        parts = plural(a.units, "unit")
-        if a.allied_neutral:
-            parts += f" + {a.allied_neutral} allied neutral = {units_counted(a)}"
-        hero_note = f"; his {plural(a.heroes, 'hero', 'heroes')} do not count" if a.heroes else ""
-        cites: list[Any] = [winter_losses]
-        if a.allied_neutral:
-            cites.append("rw.allied-units.limits")
-        if a.heroes:
-            cites.append("rw.term.unit")
-        if n:
-            trace.step(f"{a.area}: {parts}, {n} over the limit of {food}{hero_note}: "
-                       f"{plural(n, 'unit')} destroyed.", *cites)
-            chosen = pos["areas"][i].get("destroyed")
-            if n < units_counted(a) and chosen is None:
-                trace.decide(who, f"the {plural(n, 'unit')} to destroy in {a.area} (own or allied neutral units; "
-                             "name them)", "rw.winter", field=f"areas[{i}].destroyed")
-            elif chosen is not None and len(chosen) != n:
-                trace.violate(f"{a.area} must lose exactly {plural(n, 'unit')}, the position names {len(chosen)}",
-                              winter_losses)
-            elif chosen:
-                trace.step(f"In {a.area} the player destroys {', '.join(chosen)}.", "rw.winter")
-        else:
-            trace.step(f"{a.area}: {parts}, within the limit of {food}{hero_note}.", *cites)
+    destroy = {row.area: _area(i, row, food, who, trace) for i, row in enumerate(pos.areas)}
     trace.step(f"Once the ability is resolved the limit goes back to {normal}; water borders stay open until the "
                f"end of winter.", "rw.movement-restrictions.unit-limit", "rw.winter.water-borders")
-    return {"destroy": destroy}
+    return WinterOutcome(destroy=destroy)
