@@ -11,11 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, TypeVar
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
+from jsonschema import Draft202012Validator
 
 from engine.corpus import Corpus, get_corpus
 from engine.errors import UnreadableInputError
@@ -226,8 +224,7 @@ class Situation:
     description: str
     schema: Mapping[str, Any]
     resolver: Resolver
-    model: type[Position] | None = field(default=None, compare=False, repr=False)
-    validator: Draft202012Validator | None = field(default=None, compare=False, repr=False)
+    model: type[Position] = field(compare=False, repr=False)
     labels: Mapping[str, str] = field(default_factory=dict, compare=False)
     values: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
 
@@ -235,15 +232,9 @@ class Situation:
         """Return the player's label of an outcome key (a humanized key when none is given)."""
         return self.labels.get(key) or humanize(key)
 
-    def read(self, position: Any) -> Any:
-        """Return *position* validated: a typed model (or the checked dict of a schema-only situation)."""
-        if self.model is not None:
-            return validate(self.model, position)
-        assert self.validator is not None
-        error = _best_error(self.validator, position)
-        if error is not None:
-            raise UnreadableInputError(_message(error), path=_required_path(error))
-        return position
+    def read(self, position: Any) -> Position:
+        """Return *position* validated as this situation's typed model (or raise naming the offending path)."""
+        return validate(self.model, position)
 
     def to_json(self) -> dict[str, Any]:
         """Return the contract's situation listing entry, with outcome labels and value words."""
@@ -257,15 +248,6 @@ DECLARED: dict[Callable[..., Any], Situation] = {}
 
 SITUATIONS: dict[tuple[str, str], Situation] = {}
 """The situations the engine resolves: each game package's ``SITUATIONS`` list (filled by :func:`load_situations`)."""
-
-# "integer" means a JSON integer literal: 2.0 or 1e308 are not counts (JSON Schema would accept them)
-_STRICT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
-StrictValidator: type[Draft202012Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, type_checker=_STRICT_TYPES)
-# validation stops after this many errors (a huge invalid position costs no more than a small one)
-MAX_ERRORS = 8
-_SIZE_LIMITS = frozenset({"maxItems", "maxLength", "maxProperties"})
 
 P = TypeVar("P")
 Out = TypeVar("Out")
@@ -300,35 +282,22 @@ def _split_labels(labels: Mapping[str, Label] | None) -> tuple[dict[str, str], d
     return names, values
 
 
-def situation(game: str, name: str, schema: Mapping[str, Any] | type[Position],
+def situation(game: str, name: str, model: type[Position],
               labels: Mapping[str, Label] | None = None) -> Callable[[F], F]:
-    """Register a resolver for ``game``/``name``; its docstring's first line describes it.
+    """Declare a resolver for ``game``/``name``; its docstring's first line describes it.
 
-    *schema* is the situation's typed position (a :class:`~engine.model.Position` subclass, from which the
-    published JSON Schema is derived), or, for situations not yet typed, a JSON Schema of its fields.
-    *labels* (optional) maps outcome keys to player-readable labels, or to (label, {value: words}).
+    *model* is the situation's typed position (a :class:`~engine.model.Position` subclass): the published JSON
+    Schema and the validation of positions come from it. *labels* (optional) maps outcome keys to
+    player-readable labels, or to (label, {value: words}). A game package lists the resolvers it serves in
+    its ``SITUATIONS`` (see :mod:`engine.situations`).
     """
-    model: type[Position] | None = None
-    if isinstance(schema, type) and issubclass(schema, Position):
-        model = schema
-        full: dict[str, Any] = published_schema(model, title=f"{game} {name}")
-        validator = None
-    else:
-        full = {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": f"{game} {name}",
-            **schema,
-            "type": "object",
-            "properties": {"game": {"const": game}, "situation": {"const": name}, **schema.get("properties", {})},
-            "required": sorted({"game", "situation", *schema.get("required", [])}),
-        }
-        validator = StrictValidator(full)
+    full: dict[str, Any] = published_schema(model, title=f"{game} {name}")
     Draft202012Validator.check_schema(full)
 
     def register(fn: F) -> F:
         doc = (fn.__doc__ or name).strip().splitlines()[0]
         names, values = _split_labels(labels)
-        DECLARED[fn] = Situation(game, name, doc, full, fn, model, validator, names, values)
+        DECLARED[fn] = Situation(game, name, doc, full, fn, model, names, values)
         return fn
     return register
 
@@ -339,45 +308,6 @@ def situation_of(fn: Callable[..., Any]) -> Situation:
         return DECLARED[fn]
     except KeyError:
         raise LookupError(f"{getattr(fn, '__qualname__', fn)!r} is not declared with @situation") from None
-
-
-def _json_path(error: ValidationError) -> str:
-    path = ""
-    for part in error.absolute_path:
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-    return path
-
-
-def _message(error: ValidationError) -> str:
-    text = _full_message(error)
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
-def _full_message(error: ValidationError) -> str:
-    v = error.validator
-    if v == "maxItems" and isinstance(error.instance, list):
-        return f"too many items ({len(error.instance)}, at most {error.validator_value})"
-    if v == "maxLength" and isinstance(error.instance, str):
-        return f"text too long ({len(error.instance)} characters, at most {error.validator_value})"
-    if v == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return f"missing field {missing!r}"
-    if v == "type":
-        return f"expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
-    if v == "enum":
-        allowed = error.validator_value if isinstance(error.validator_value, list) else []
-        return f"{error.instance!r} is not one of {', '.join(map(repr, allowed))}"
-    if v == "additionalProperties":
-        return error.message.lower()
-    return error.message[0].lower() + error.message[1:]
-
-
-def _required_path(error: ValidationError) -> str:
-    base = _json_path(error)
-    if error.validator == "required" and "'" in error.message:
-        name = error.message.split("'")[1]
-        return f"{base}.{name}" if base else name
-    return base
 
 
 def load_situations() -> dict[tuple[str, str], Situation]:
@@ -410,18 +340,6 @@ def read_position(position: Any) -> Situation:
     sit = find_situation(position)
     sit.read(position)
     return sit
-
-
-def _best_error(validator: Draft202012Validator, instance: Any) -> ValidationError | None:
-    errors: list[ValidationError] = []
-    for error in islice(validator.iter_errors(instance), MAX_ERRORS):
-        if error.validator in _SIZE_LIMITS:
-            return error  # type: ignore[no-any-return]  # too long: say so at once, without judging every item
-        errors.append(error)
-    if not errors:
-        return None
-    best: ValidationError = min(errors, key=lambda e: (-len(e.absolute_path), str(e.validator)))
-    return best
 
 
 def resolve(position: Any, corpus: Corpus | None = None) -> Resolution:

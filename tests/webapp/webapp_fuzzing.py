@@ -1,9 +1,10 @@
 """Generate positions from a situation's JSON Schema, mutate them with hostile values, check the answers.
 
 hypothesis-jsonschema does not run with the pinned hypothesis, and the engine's schemas use a small
-subset of JSON Schema (``engine/schema.py``), so :func:`from_schema` covers that subset: objects with
-required and optional properties, arrays (``items``/``prefixItems``, lengths), integers with bounds,
-strings with lengths and patterns, enums, consts, ``anyOf``/``oneOf``/``allOf``, ``$ref`` into ``$defs``.
+subset of JSON Schema (as ``engine/model.py`` publishes it from the typed models), so :func:`from_schema`
+covers that subset: objects with required and optional properties, arrays (``items``/``prefixItems``,
+lengths), integers with bounds, strings with lengths and patterns, enums, consts, ``anyOf``/``oneOf``/``allOf``,
+``$ref`` into ``$defs``.
 Generated positions are mostly valid, so the resolvers run deep; :func:`mutate` then replaces a few
 nodes with values the schema forbids or an attacker would send (``2.0`` for an integer, ``1e308``,
 huge integers, lone surrogates, deep nesting, wrong types), so validation is fuzzed as well.
