@@ -115,6 +115,7 @@ def _storm_sorceress(name: str, keyword: str, moment: str) -> list[str]:
     return ["rafaq.faq.faction-cards.4"] if moment in IN_COMBAT else ["rafaq.faq.faction-cards.3"]
 
 
+@rule("ra.abilities")
 def _limit(pos: AbilityLimitsPosition, limited: bool, trace: Trace) -> None:
     """Once per card per round: a keyword ability already used this round cannot be used again."""
     name, keyword, uses = pos.card.name, pos.card.keyword, pos.uses_this_round
@@ -130,6 +131,7 @@ def _limit(pos: AbilityLimitsPosition, limited: bool, trace: Trace) -> None:
                    is_limited)
 
 
+@rule("rafaq.faq.faction-cards.3")
 def _moment(pos: AbilityLimitsPosition, strength_only: bool, sorceress: list[str], trace: Trace) -> None:
     """The keyword's moment: each keyword ability is used only at its own moment (Actions not in combat)."""
     name, keyword, moment = pos.card.name, pos.card.keyword, pos.moment

@@ -218,6 +218,7 @@ def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
     return f"The attack fails: {label} ({t_str}) is stronger than the army ({a_str}){after}."
 
 
+@rule("ra.conduct-a-battle.1")
 def _declare(pos: BattlePosition, army: Sequence[Card], trace: Trace) -> bool:
     """Step 1, Declare target: name the target; return whether the attack may be made at all."""
     target = pos.target
@@ -237,12 +238,14 @@ def _declare(pos: BattlePosition, army: Sequence[Card], trace: Trace) -> bool:
     return not trace.violations
 
 
+@rule("ra.conduct-a-battle.2")
 def _assault(army: Sequence[Card], trace: Trace) -> None:
     """Step 2, Assault: the cards played."""
     units = sum(1 for c in army if c.is_unit)
     trace.step(f"Assault: {len(army)} card(s) played ({units} unit(s)).", "ra.conduct-a-battle.2")
 
 
+@rule("ra.conduct-a-battle.3")
 def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace) -> list[Card] | None:
     """Step 3, Attrition: the army after the skulls rolled, or ``None`` while a roll or a choice is open."""
     target, name = pos.target, pos.target.name or pos.target.kind
@@ -315,6 +318,7 @@ def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace
                    f"again on a later turn.", RESULT_RULES[kind])
 
 
+@rule("ra.conduct-a-battle.5")
 def _end_of_combat(army: Sequence[Card], out: BattleOutcome, trace: Trace) -> None:
     """Step 5, End of combat: wounded units are destroyed, the rest are discarded."""
     doomed = out.destroyed_at_end_of_combat = wounded_to_destroy(army)

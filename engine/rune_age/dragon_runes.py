@@ -168,6 +168,7 @@ def _use(pos: DragonRunesPosition, out: DragonRunesOutcome, trace: Trace) -> Non
         trace.summarize(f"{who} uses {card} by exhausting it, its one use this round.")
 
 
+@rule("ra.runewars.one-active")
 def _discover(event: RuneEvent, out: DragonRunesOutcome, trace: Trace) -> None:
     """Dragon Rune Discovery: the player obtains a new card."""
     who, new = _named(event.player), _named(event.card)
@@ -175,6 +176,7 @@ def _discover(event: RuneEvent, out: DragonRunesOutcome, trace: Trace) -> None:
     _gain(who, new, event.keep, out, trace)
 
 
+@rule("ra.player-elimination", "ra.runewars.event-elimination", "ra.runewars.special-rules")
 def _eliminate(event: RuneEvent, out: DragonRunesOutcome, trace: Trace) -> None:
     """A player is eliminated: the siege's victor obtains his card; after an Event card it is removed."""
     loser, cause = _named(event.eliminated), event.cause

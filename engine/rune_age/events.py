@@ -76,6 +76,7 @@ def _summary(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace) -> s
     return f"{first}; {THEN[out.result]}."
 
 
+@rule("ra.enemy-event-cards")
 def _enemy_abilities(pos: EventPhasePosition, trace: Trace) -> list[str]:
     """Start of the Event phase: Enemies' start-of-phase abilities resolve; return those that do."""
     enemies = pos.enemies
@@ -89,6 +90,7 @@ def _enemy_abilities(pos: EventPhasePosition, trace: Trace) -> list[str]:
     return [e.name for e in enemies if is_triggered(e)]
 
 
+@rule("ra.event-cards-the-event-phase.draw", "ra.event-cards-the-event-phase.depleted")
 def _draw(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace, corpus: Corpus) -> None:
     """The first player draws an Event card; an empty deck is rebuilt, or ends The Cataclysm."""
     if pos.event_deck_remaining > 0:

@@ -79,6 +79,7 @@ def _summary(pos: SpendGoldPosition, out: SpendGoldOutcome, trace: Trace) -> str
             + (f"; the other {lost} gold is lost." if lost else ", with nothing lost."))
 
 
+@rule("ra.spend-gold-action")
 def _play_gold(pos: SpendGoldPosition, trace: Trace) -> int:
     """The player plays gold cards: return the gold they provide in all."""
     gold = sum(pos.gold_cards)
@@ -87,6 +88,7 @@ def _play_gold(pos: SpendGoldPosition, trace: Trace) -> int:
     return gold
 
 
+@rule("ra.spend-gold-action")
 def _cost(pos: SpendGoldPosition, trace: Trace) -> int:
     """The purchases' cost, after any Promise of Riches destroyed lowers unit costs: return it."""
     purchases, promises = pos.purchases, pos.promise_of_riches

@@ -160,6 +160,7 @@ def _ability_faq(timing: str) -> list[str]:
     return ["rafaq.faq.general.13"] if timing == "ability" else []
 
 
+@rule("ra.spend-influence-action", "ra.spending-influence", "rafaq.errata.rulebook.p7")
 def _exhaust(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace, corpus: Corpus) -> None:
     """Exhaust cards for influence, pooled for this spend; then what it pays for (purchases, cards kept)."""
     exhaust, purchases = pos.exhaust, pos.purchases
@@ -177,6 +178,7 @@ def _exhaust(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Tra
                    f"(1 per card).", retain_cost)
 
 
+@rule("ra.a-player-s-turn.1", "rafaq.errata.rulebook.p7")
 def _check_exhausted(pos: SpendInfluencePosition, trace: Trace) -> None:
     """Only a refreshed card can be exhausted, and influence from an earlier spend never carries over."""
     for i, c in enumerate(pos.exhaust):
@@ -190,6 +192,7 @@ def _check_exhausted(pos: SpendInfluencePosition, trace: Trace) -> None:
                       f"carries over", is_affordable, *_ability_faq(pos.timing))
 
 
+@rule("ra.term.influence", "rafaq.faq.general.13")
 def _check_purchases(purchases: Sequence[InfluencePurchase], timing: str, trace: Trace) -> None:
     """Each purchase is one influence may pay for, at this timing."""
     for i, p in enumerate(purchases):
@@ -217,6 +220,7 @@ def _check_retain(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace
                       is_affordable)
 
 
+@rule("ra.spend-influence-action.neutral-cards", "ra.spend-influence-action.gold-cards")
 def _spend(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace) -> None:
     """The influence is spent: cards bought go to the discard pile, and what is left unspent is lost."""
     out.lost = lost = influence_lost(out.influence, out.cost)

@@ -66,6 +66,7 @@ def _summary(pos: MonumentPosition, out: MonumentOutcome, trace: Trace) -> str:
     return f"{winners[0]} wins the Monument tie-break with {best} unit strength."
 
 
+@rule("ra.the-monument.victory")
 def _tiebreak(builders: Sequence[Builder], trace: Trace) -> MonumentOutcome:
     """Several Monuments: each builder adds up his unit strength; the highest total wins, ties share."""
     totals = {p.player: tiebreak_strength(p.unit_strength) for p in builders}
@@ -82,6 +83,7 @@ def _tiebreak(builders: Sequence[Builder], trace: Trace) -> MonumentOutcome:
 
 @situation("rune-age", "monument_victory", MonumentPosition, labels=LABELS)
 @summarized(_summary)
+@rule("ra.the-monument.victory")
 def resolve_monument(pos: MonumentPosition, trace: Trace, corpus: Corpus) -> MonumentOutcome:
     """Decide who wins The Monument at the end of a round in which Monuments were built."""
     builders = [p for p in pos.players if p.built_this_round]

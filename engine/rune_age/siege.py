@@ -142,6 +142,7 @@ def _summary(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> str:
     return f"{a_name} ({a_str}) beats {d_name} ({d_str}) and secures {place}, which enters play {out.city_state}."
 
 
+@rule("ra.conduct-a-siege.1")
 def _declare(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus) -> bool:
     """Step 1, Declare target: return whether this siege may be made at all."""
     a_name, d_name, name = _names(pos)
@@ -162,6 +163,7 @@ def _declare(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus
     return True
 
 
+@rule("ra.conduct-a-siege.2", "ra.conduct-a-siege.2.passing")
 def _assault(pos: SiegePosition, trace: Trace) -> None:
     """Step 2, Assault: the players alternate cards until both pass."""
     a_name, d_name, _ = _names(pos)
@@ -170,6 +172,7 @@ def _assault(pos: SiegePosition, trace: Trace) -> None:
                "ra.conduct-a-siege.2", "ra.conduct-a-siege.2.passing")
 
 
+@rule("ra.conduct-a-siege.3")
 def _strengths(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
     """Step 3, Resolution: each side's strength, the city's auto-defense added to the defender."""
     a_name, d_name, name = _names(pos)
@@ -191,6 +194,7 @@ def _strengths(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
                        keeps_bonuses_without_units)
 
 
+@rule("ra.conduct-a-siege.3.city")
 def _result(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus) -> None:
     """Step 3, Resolution: the winner (ties to the defender), then the Home Realm's damage or the city taken."""
     a_name, d_name, name = _names(pos)
@@ -222,6 +226,7 @@ def _result(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus)
     trace.step(f"{a_name} wins and secures {name}, which enters his play area {state}.", *cites)
 
 
+@rule("ra.conduct-a-siege.4")
 def _end_of_combat(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
     """Step 4, End of combat: wounded units are destroyed, the rest are discarded."""
     doomed = {"attacker": wounded_to_destroy(pos.attacker.army), "defender": wounded_to_destroy(pos.defender.army)}

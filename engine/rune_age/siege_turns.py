@@ -148,6 +148,7 @@ def _out_of_turn(i: int, side: SideName, expected: SideName, state: Assault, nam
     return f"it is {names[expected]}'s turn to play or pass"
 
 
+@rule("ra.conduct-a-siege.2.passing")
 def _pass(i: int, side: SideName, state: Assault, names: Mapping[str, str], trace: Trace) -> bool:
     """A side passes by choice (the attacker only once he played a card); return whether it may."""
     if not may_pass(side, state):
@@ -162,6 +163,7 @@ def _pass(i: int, side: SideName, state: Assault, names: Mapping[str, str], trac
     return True
 
 
+@rule("ra.conduct-a-siege.2")
 def _play(i: int, entry: Play, state: Assault, names: Mapping[str, str], trace: Trace) -> bool:
     """A side plays one unit or tactic card (and draws what its When Played ability gives); return whether it may."""
     side, kind, card = entry.by, entry.kind, entry.card or "a card"
@@ -216,6 +218,7 @@ def _next(pos: SiegeTurnsPosition, nxt: SideName, state: Assault, names: Mapping
                     f"{state.played['attacker']} (attacker) and {state.played['defender']} (defender).")
 
 
+@rule("ra.conduct-a-siege.2.passing")
 def _resolution(order: Sequence[str], state: Assault, names: Mapping[str, str], trace: Trace) -> None:
     """Both passed: the Assault is over; step 3, Resolution applies the attacker's abilities first."""
     trace.step(f"Both players have passed: the Assault is over ({state.played['attacker']} card(s) played by "
@@ -229,6 +232,7 @@ def _resolution(order: Sequence[str], state: Assault, names: Mapping[str, str], 
 
 
 @situation("rune-age", "siege_turns", SiegeTurnsPosition, labels=LABELS)
+@rule("ra.conduct-a-siege.2", "ra.conduct-a-siege.2.passing")
 def resolve_siege_turns(pos: SiegeTurnsPosition, trace: Trace, corpus: Corpus) -> SiegeTurnsOutcome:
     """Resolve a siege's Assault step: whose play it is, passes, when it ends, and the Resolution order."""
     names = {"attacker": pos.attacker or "the attacker", "defender": pos.defender or "the defender"}

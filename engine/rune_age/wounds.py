@@ -186,6 +186,7 @@ def _replay(units: dict[str, Unit], events: Sequence[CombatEvent], trace: Trace)
     return losses
 
 
+@rule("ra.destroying-wounding-units.wound", "rafaq.faq.faction-cards.1")
 def _wound(u: Unit, i: int, src: str, trace: Trace) -> None:
     """Wound: the unit is turned sideways, still counts, and is destroyed at End of Combat (never wounded twice)."""
     if not can_wound(u):
@@ -210,6 +211,7 @@ def _remove(u: Unit, src: str, trace: Trace) -> None:
                   else "."), *cites)
 
 
+@rule("rafaq.oa.faction-cards.2", "rafaq.oa.faction-cards.3", "ra.destroying-wounding-units.destroy-in-combat")
 def _destroy(u: Unit, i: int, src: str, guardian: bool, losses: Losses, trace: Trace) -> None:
     """Destroy: the unit leaves the combat at once, unless it cannot be destroyed or a Guardian wounds it instead."""
     if not is_destroyable(u):
@@ -233,6 +235,7 @@ def _destroy(u: Unit, i: int, src: str, guardian: bool, losses: Losses, trace: T
                    "ra.destroying-wounding-units.destroy-in-combat")
 
 
+@rule("ra.destroying-wounding-units.wound")
 def _resolution(order: Sequence[Unit], trace: Trace) -> dict[str, int]:
     """Resolution: each player's strength from the units still in combat, wounded ones included."""
     strength = counted_strength(order)
@@ -242,6 +245,7 @@ def _resolution(order: Sequence[Unit], trace: Trace) -> dict[str, int]:
     return strength
 
 
+@rule("ra.abilities.end-of-combat", "rafaq.faq.general.11")
 def _end_of_combat_abilities(order: Sequence[Unit], eoc_rule: str, trace: Trace) -> list[str]:
     """End of Combat abilities resolve for units still in combat, before any card moves; return their ids."""
     abilities = [u.id for u in order if u.card.end_of_combat and u.in_combat]
@@ -255,6 +259,7 @@ def _end_of_combat_abilities(order: Sequence[Unit], eoc_rule: str, trace: Trace)
     return abilities
 
 
+@rule("ra.destroying-wounding-units.wound")
 def _end_of_combat_wounds(units: Mapping[str, Unit], wounded: Sequence[str], eoc_rule: str,
                           trace: Trace) -> list[str]:
     """End of Combat: the wounded units are destroyed (except those that cannot be); return the ids destroyed."""
@@ -272,6 +277,7 @@ def _end_of_combat_wounds(units: Mapping[str, Unit], wounded: Sequence[str], eoc
 
 
 @situation("rune-age", "combat_wounds", CombatWoundsPosition, labels=LABELS)
+@rule("ra.destroying-wounding-units")
 def resolve_combat_wounds(pos: CombatWoundsPosition, trace: Trace, corpus: Corpus) -> CombatWoundsOutcome:
     """Resolve the wounds, destroys and removals of a combat: strengths at Resolution and every card's fate."""
     units = {u.id: Unit(u) for u in pos.units}
@@ -292,6 +298,7 @@ def resolve_combat_wounds(pos: CombatWoundsPosition, trace: Trace, corpus: Corpu
     return out
 
 
+@rule("ra.term.destroy", "rafaq.oa.general.2")
 def _fates(order: Sequence[Unit], trace: Trace, eoc_rule: str) -> dict[str, Place]:
     """Cards move: destroyed units to their place of origin, the others to their owners' discard piles."""
     fate: dict[str, Place] = {}

@@ -170,6 +170,7 @@ def _apply_summary(pos: ApplyAilmentsPosition, out: ApplyAilmentsOutcome, trace:
     return text + "."
 
 
+@rule("rs.phases-of-a-turn.ailment", "rs.boons", "rs.power-loss-conditions.ailments")
 def _exposed_step(exposed: Mapping[str, int], concealed: Mapping[str, int], trace: Trace) -> None:
     """The ailments that count: the exposed ones (those under a boon are out of play)."""
     trace.step(f"Exposed ailments: {describe(exposed)} ({total(exposed)} in all)."
@@ -216,6 +217,7 @@ def resolve_ailment_phase(pos: AilmentPhasePosition, trace: Trace, corpus: Corpu
     return out
 
 
+@rule("rs.phases-of-a-turn.ailment")
 def _after_removal(exposed: dict[str, int], removed: int, chosen: Mapping[str, int] | None, trace: Trace,
                    corpus: Corpus) -> dict[str, int] | None:
     """Return the exposed ailments left by type, or None while the ailed player's choice is open."""
@@ -236,6 +238,7 @@ def _after_removal(exposed: dict[str, int], removed: int, chosen: Mapping[str, i
     return None
 
 
+@rule("rs.phases-of-a-turn.ailment")
 def _chosen_removal(exposed: dict[str, int], removed: int, picked: dict[str, int],
                     trace: Trace) -> dict[str, int] | None:
     """Return the exposed ailments left after the ailed player's stated removal, or None when it is illegal."""
@@ -273,6 +276,7 @@ def burn_i_losses(instances: int, corpus: Corpus) -> list[int]:
     return [int(corpus.fact("rs.ailments.burn", "burn_i_health_loss"))] * instances
 
 
+@rule("rs.resolving-effects", "rs.advanced-rules-targets.example-2")
 def _apply_typed(entries: Sequence[Application], after: dict[str, int], concealed: Mapping[str, int], free: int,
                  out: ApplyAilmentsOutcome, trace: Trace) -> int:
     """Apply each ailment of a stated type in order (joining its type, or in a free area); return the free areas."""
@@ -308,6 +312,7 @@ def _burn_i(out: ApplyAilmentsOutcome, trace: Trace, corpus: Corpus) -> None:
                f"{len(losses)} separate losses of {losses[0]} health.", burn_i_losses)
 
 
+@rule("rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1")
 def _order(kinds: int, opened: bool, several: bool, trace: Trace) -> None:
     """Several ailments applied together: the order of the list, or the active player's choice still open."""
     if kinds > 1 and (opened or several):
@@ -321,6 +326,7 @@ def _order(kinds: int, opened: bool, several: bool, trace: Trace) -> None:
 
 @situation(GAME, "apply_ailments", ApplyAilmentsPosition, labels=APPLY_LABELS)
 @summarized(_apply_summary)
+@rule("rs.boons")
 def resolve_apply_ailments(pos: ApplyAilmentsPosition, trace: Trace, corpus: Corpus) -> ApplyAilmentsOutcome:
     """Resolve an effect applying ailments: free ailment areas, boons, open types, order of application."""
     target = pos.target
@@ -346,6 +352,8 @@ def resolve_apply_ailments(pos: ApplyAilmentsPosition, trace: Trace, corpus: Cor
     return out
 
 
+@rule("rs.applying-ailments", "rs.ailments-advanced-rules.four-types", "rs.resolving-effects",
+      "rs.advanced-rules-targets.example-1")
 def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: int, trace: Trace,
                 out: ApplyAilmentsOutcome, indices: Sequence[int] = ()) -> int:
     """Return how many open-typed (unique) ailments fit, recording the controller's choice."""

@@ -223,6 +223,7 @@ def _destroyed(boon: Boon, why: str, out: BoonsOutcome, trace: Trace) -> None:
                    "controller does not apply.", penalty_falls_on)
 
 
+@rule("rs.term.concealed")
 def _on_ailment(pos: BoonsPosition, on: PlayedOn, boon: Boon, out: BoonsOutcome, trace: Trace) -> bool:
     """Played on an ailment: it conceals the ailment; return whether the play is legal."""
     ailments = ailment_list(on.ailments or {})
@@ -238,6 +239,7 @@ def _on_ailment(pos: BoonsPosition, on: PlayedOn, boon: Boon, out: BoonsOutcome,
     return True
 
 
+@rule("rs.boons-advanced-rules")
 def _on_boon(pos: BoonsPosition, existing: ExistingBoon, field: str, boon: Boon, out: BoonsOutcome,
              trace: Trace) -> None:
     """Played on a boon: the old boon is destroyed and replaced; its ailments stay concealed."""
@@ -250,6 +252,7 @@ def _on_boon(pos: BoonsPosition, existing: ExistingBoon, field: str, boon: Boon,
     _destroyed(old, f"replaced by {boon.name}", out, trace)
 
 
+@rule("rs.term.own", "rs.boons-advanced-rules.opponent-field")
 def _ownership(boon: Boon, controller: str, out: BoonsOutcome, trace: Trace) -> None:
     """Who owns and who controls the boon, and that playing it is not answerable."""
     if boon.owner == controller:
@@ -298,6 +301,7 @@ def _play(pos: BoonsPosition, out: BoonsOutcome, trace: Trace) -> str:
     return _play_sentence(boon, controller, out)
 
 
+@rule("rs.boons-advanced-rules.damage", "rs.damage.defense-cards")
 def _destroy(pos: BoonsPosition, out: BoonsOutcome, trace: Trace) -> str:
     """A boon is destroyed: to its owner's discard pile, its ailments exposed, any penalty."""
     raw = pos.boon

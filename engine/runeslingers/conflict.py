@@ -98,6 +98,7 @@ def _summary(pos: ConflictPosition, out: ConflictOutcome, trace: Trace) -> str:
             f"({'an' if level[0] in 'aeiou' else 'a'} {level}).")
 
 
+@rule("rs.golden-rules")
 def _priority(effects: Sequence[Effect], active: str, out: ConflictOutcome, trace: Trace,
               corpus: Corpus) -> tuple[list[Effect], list[str], list[Effect]]:
     """The highest level prevails; at equal level, the active player's effect. Return (top, beaten, candidates)."""
@@ -121,6 +122,7 @@ def _priority(effects: Sequence[Effect], active: str, out: ConflictOutcome, trac
     return top, beaten, candidates
 
 
+@rule("rs.golden-rules.active-player-tiebreak", "rs.setup-steps.simultaneous-effects")
 def _tie(pos: ConflictPosition, candidates: Sequence[Effect], beaten: list[str], out: ConflictOutcome,
          trace: Trace) -> None:
     """Equal-priority effects no rule ranks: the active player's pick, or the choice left open."""
@@ -148,6 +150,7 @@ def _tie(pos: ConflictPosition, candidates: Sequence[Effect], beaten: list[str],
 
 @situation(GAME, "conflict", ConflictPosition, labels=LABELS)
 @summarized(_summary)
+@rule("rs.golden-rules.effects-over-rules")
 def resolve_conflict(pos: ConflictPosition, trace: Trace, corpus: Corpus) -> ConflictOutcome:
     """Resolve contradicting effects: the higher level prevails; at equal level the active player's effect."""
     effects = pos.effects

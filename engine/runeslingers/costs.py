@@ -288,6 +288,7 @@ def _where(place: Placement) -> str:
     return f"on {PLACE_NAMES[place.kind]} ({whose} field)"
 
 
+@rule("rs.card-states-positions", "rs.how-to-play-cards", "rs.phases-of-a-turn.play")
 def _light(pos: PayCostPosition, mine: Mapping[str, Concentration], out: PayCostOutcome, trace: Trace,
            corpus: Corpus) -> list[str]:
     """Card play step 1: light from the concentrations used, added to the pool; return those that create light."""
@@ -314,6 +315,7 @@ def _light(pos: PayCostPosition, mine: Mapping[str, Concentration], out: PayCost
     return good
 
 
+@rule("rs.card-play-steps.1", "rs.term.ail-x")
 def _pay(card: PlayedCard, keywords: Sequence[str], available: int, out: PayCostOutcome, trace: Trace) -> None:
     """Card play step 1: the light pays the cost, then any additional cost (Ail X)."""
     cost = card.light_cost
@@ -330,6 +332,7 @@ def _pay(card: PlayedCard, keywords: Sequence[str], available: int, out: PayCost
                    "rs.term.ail-x")
 
 
+@rule("rs.resolving-effects.choice-and-fate", "rs.card-play-steps.5")
 def _targets(card: PlayedCard, keywords: Sequence[str], effects: Sequence[TargetingEffect], trace: Trace) -> None:
     """Card play step 5: every targeting effect needs a valid target (not with Fate or Choice)."""
     if effects and exempt_from_targets(keywords):
@@ -351,6 +354,8 @@ def _targets(card: PlayedCard, keywords: Sequence[str], effects: Sequence[Target
 
 
 @situation(GAME, "pay_cost", PayCostPosition, labels=LABELS)
+@rule("rs.card-play-steps", "rs.card-play-steps.1", "rs.playing-a-card", "rs.card-play-steps.2",
+      "rs.how-to-play-cards.example", "rs.phases-of-a-turn.discard", "rs.term.light")
 def resolve_pay_cost(pos: PayCostPosition, trace: Trace, corpus: Corpus) -> PayCostOutcome:
     """Play a card from hand: pay its light cost from concentrations and the pool, place it, check targets."""
     card, player = pos.card, pos.player

@@ -245,6 +245,7 @@ def _cap(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+@rule("rs.power-loss-conditions.zero-health", "rs.damage.direct", "rs.health-loss.example")
 def harm_runeslinger(who: Runeslinger, amount: int, damage_type: str, trace: Trace, corpus: Corpus,
                      label: str = "the Runeslinger") -> tuple[Runeslinger, int]:
     """Apply *amount* of damage or health loss to a Runeslinger; return it and the amount actually dealt."""
@@ -285,6 +286,7 @@ def harm_runeslinger(who: Runeslinger, amount: int, damage_type: str, trace: Tra
     return who, amount
 
 
+@rule("rs.blocking-damage", "rs.blocking-advanced-rules.declare")
 def _check_block(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace, corpus: Corpus) -> None:
     """Record a violation for each blocking rule a declared block breaks."""
     if not is_blockable(damage_type, corpus):
@@ -302,6 +304,8 @@ def _check_block(block: Block, damage_type: str, source_is_enemy: bool, trace: T
                       "rs.blocking-advanced-rules.declare")
 
 
+@rule("rs.blocking-advanced-rules", "rs.blocking-damage", "rs.blocking-damage.barrier-value",
+      "rs.blocking-advanced-rules.triggers-first", "rs.blocking-advanced-rules.declare")
 def _barrier(block: Block, damage_type: str, source_is_enemy: bool, trace: Trace, corpus: Corpus) -> int:
     """Return the block barrier standing between this damage and its target, recording why."""
     if damage_type == "health_loss":
@@ -377,6 +381,7 @@ def plural_power(n: int) -> str:
     return f"{n} power" if n == 1 else f"{n} powers"
 
 
+@rule("rs.damage", "rs.health-loss", "rs.blocking-advanced-rules.block-value", "rs.blocking-damage.barrier-value")
 def _declare(pos: DamagePosition, block: Block, value: int, where: str, trace: Trace, corpus: Corpus) -> None:
     """The damage and its target, and the rules a declared block or a health loss on a card breaks."""
     target, damage_type = pos.target, pos.damage_type
@@ -441,6 +446,7 @@ def defense_left_this_turn(defense: int, earlier: int) -> int:
     return defense - earlier
 
 
+@rule("rs.phases-of-a-turn.discard")
 def _defense_card_this_turn(out: DamageOutcome, target: DamageTarget, name: str, through: int,
                             damage_type: str, controller: Runeslinger | None, trace: Trace,
                             corpus: Corpus) -> DamageOutcome:
@@ -456,6 +462,7 @@ def _defense_card_this_turn(out: DamageOutcome, target: DamageTarget, name: str,
     return out
 
 
+@rule("rs.phases-of-a-turn.discard", "rs.damage.defense-cards", "rs.damage.pierce")
 def _hit_defense_card(out: DamageOutcome, defense: int, name: str, through: int, damage_type: str,
                       controller: Runeslinger | None, trace: Trace, corpus: Corpus) -> DamageOutcome:
     """Finish damage to a defense card: lower its defense, destroy it at 0, send pierce excess on."""

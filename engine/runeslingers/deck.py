@@ -118,6 +118,7 @@ def _summary(pos: DeckPosition, out: DeckOutcome, trace: Trace) -> str:
     return f"The {pos.format} deck is legal: {out.size} cards, as required."
 
 
+@rule("rs.setup-steps.3", "rs.modes-of-play.constructed", "rs.modes-of-play.sealed")
 def _size(fmt: str, cards: Sequence[DeckCard], need: int, trace: Trace) -> None:
     """The deck's size against its mode of play's (the contested 30 of Setup noted)."""
     size = sum(c.copies for c in cards)
@@ -134,6 +135,7 @@ def _size(fmt: str, cards: Sequence[DeckCard], need: int, trace: Trace) -> None:
                       "rs.setup-steps.3")
 
 
+@rule("rs.modes-of-play.draft")
 def _copies(fmt: str, cards: Sequence[DeckCard], trace: Trace, corpus: Corpus) -> None:
     """Copies per card and per X card (none stated for draft)."""
     per, per_x = copy_limits(fmt, corpus)

@@ -126,6 +126,7 @@ def is_game_lost(deck: int, discard: int, corpus: Corpus) -> bool:
         and discard == 0
 
 
+@rule("rs.resolving-effects.deck-exception")
 def _empty_deck(piles: Piles, trace: Trace, corpus: Corpus) -> Piles:
     """Apply the empty-deck power loss, then shuffle the discard pile in as the new deck (or lose)."""
     why = "The deck holds 0 cards, so everything pauses"
@@ -206,6 +207,7 @@ def _count(pos: DrawPosition, max_hand: int, trace: Trace, corpus: Corpus) -> in
     return count
 
 
+@rule("rs.phases-of-a-turn.draw")
 def _pass(pos: DrawPosition, count: int, trace: Trace) -> int:
     """Passing: the Play Phase is skipped, and the player draws 1 more card or returns a concentration."""
     choice = pos.pass_choice
@@ -224,6 +226,7 @@ def _pass(pos: DrawPosition, count: int, trace: Trace) -> int:
 
 @situation(GAME, "draw", DrawPosition, labels=DRAW_LABELS)
 @summarized(_draw_summary)
+@rule("rs.phases-of-a-turn.draw")
 def resolve_draw(pos: DrawPosition, trace: Trace, corpus: Corpus) -> DrawOutcome:
     """Resolve drawing cards: a full hand discards, an empty deck costs a power and reshuffles, or loses."""
     piles = Piles(pos.hand, pos.deck, pos.discard, Standing(pos.power, pos.determination or 0))
@@ -251,6 +254,7 @@ def hand_discards(amount: int, hand: int) -> int:
 
 @situation(GAME, "discard_from_hand", DiscardFromHandPosition, labels=HAND_LABELS)
 @summarized(_hand_summary)
+@rule("rs.resolving-effects", "rs.resolving-effects.deck-exception", "rs.term.at-random")
 def resolve_discard_from_hand(pos: DiscardFromHandPosition, trace: Trace, corpus: Corpus) -> DiscardFromHandOutcome:
     """Resolve an effect discarding cards from a hand: it does as much as it can (unlike on a deck)."""
     hand, amount = pos.hand, pos.amount

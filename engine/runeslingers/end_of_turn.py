@@ -173,6 +173,7 @@ def next_active(player_to_left: str) -> str:
 
 # ----------------------------------------------------------------------------------- resolution
 
+@rule("rs.phases-of-a-turn.discard")
 def _step1(pos: EndOfTurnPosition, out: EndOfTurnOutcome, trace: Trace) -> None:
     """Step 1: runespells go to their owners' discard piles; effects lasting the turn end."""
     spells = pos.runespells_in_play
@@ -202,6 +203,7 @@ def _light(unspent: Mapping[str, int], out: EndOfTurnOutcome, trace: Trace) -> i
     return total
 
 
+@rule("rs.phases-of-a-turn.discard")
 def _defense(pos: EndOfTurnPosition, out: EndOfTurnOutcome, trace: Trace) -> None:
     """Step 3: every defense card recovers its full defense."""
     cards = pos.defense_cards
@@ -230,6 +232,7 @@ def _summary(pos: EndOfTurnPosition, out: EndOfTurnOutcome, total: int) -> str:
 
 
 @situation(GAME, "end_of_turn", EndOfTurnPosition, labels=LABELS)
+@rule("rs.phases-of-a-turn.discard", "rs.phases-of-a-turn")
 def resolve_end_of_turn(pos: EndOfTurnPosition, trace: Trace, corpus: Corpus) -> EndOfTurnOutcome:
     """Resolve the Discard Phase: runespells discarded, effects end, light removed, defense back, barriers go."""
     active, left = pos.active_player, pos.player_to_left

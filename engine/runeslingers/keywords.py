@@ -288,6 +288,7 @@ def _ail(pos: KeywordPosition, x: int, out: KeywordOutcome, trace: Trace) -> Non
                "Runeslinger (paid in card play step 1).", ail_problem)
 
 
+@rule("rs.keywords")
 def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace) -> str:
     name = pos.card.name
     deciding = next((k for k in order if k in ("fate", "choice")), None)
@@ -325,6 +326,7 @@ def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace
     return f"{name}'s keywords resolve in order ({', '.join(order) or 'none'})" + (f": {said}" if said else "")
 
 
+@rule("rs.term.quick", "rs.phases-of-a-turn.ready")
 def _use(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace) -> str:
     name = pos.card.name
     for problem in use_problems(order, pos.played_this_turn, pos.used):
@@ -353,6 +355,7 @@ def _charge(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, tra
     return f"{pos.player} charges {name}: it now has {out.tokens} token(s)"
 
 
+@rule("rs.keywords", "rs.term.distract")
 def _leave(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace: Trace) -> str:
     name = pos.card.name
     if not distract_discards(order):
@@ -367,6 +370,7 @@ def _leave(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trac
 
 
 @situation(GAME, "keyword", KeywordPosition, labels=LABELS)
+@rule("rs.keywords")
 def resolve_keyword(pos: KeywordPosition, trace: Trace, corpus: Corpus) -> KeywordOutcome:
     """Resolve a card's keywords on play, use, charge or leaving the field, in keyword order."""
     added = pos.card.added_keywords

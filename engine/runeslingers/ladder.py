@@ -140,6 +140,7 @@ def _summary(pos: LadderPosition, out: LadderOutcome, trace: Trace) -> str:
     return text + "."
 
 
+@rule("rs.the-ladder")
 def _climb(plays: Sequence[Play], trace: Trace) -> bool:
     """The rungs as played: each answer must be a legal answer to the rung below; return whether all are."""
     first = plays[0]
@@ -158,6 +159,7 @@ def _climb(plays: Sequence[Play], trace: Trace) -> bool:
     return True
 
 
+@rule("rs.resolving-effects", "rs.card-play-steps.7", "rs.term.concealed", "rs.the-ladder.resolution")
 def _resolve_rung(play: Play, gone: set[str], out: LadderOutcome, trace: Trace) -> None:
     """One rung resolves: it fizzles if it or all its targets left play, else does what it can."""
     out.resolution_order.append(play.card)

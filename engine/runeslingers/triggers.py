@@ -131,6 +131,7 @@ def instance_triggers(applied: Sequence[AppliedAilment]) -> list[str]:
 
 # ----------------------------------------------------------------------------------- resolution
 
+@rule("rs.triggered-effects", "rs.setup-steps.simultaneous-effects")
 def _triggers(pos: TriggerOrderPosition, out: TriggerOrderOutcome, trace: Trace, corpus: Corpus) -> str:
     """Simultaneous triggers: the active player's first, none on the ladder."""
     active = pos.active_player
@@ -202,6 +203,7 @@ def _ailments(pos: TriggerOrderPosition, out: TriggerOrderOutcome, trace: Trace,
 
 
 @situation(GAME, "trigger_order", TriggerOrderPosition, labels=LABELS)
+@rule("rs.triggered-effects")
 def resolve_trigger_order(pos: TriggerOrderPosition, trace: Trace, corpus: Corpus) -> TriggerOrderOutcome:
     """Order simultaneous triggers (active player's first) and ailments applied together; no ladder."""
     out = TriggerOrderOutcome(uses_ladder=uses_ladder(corpus))

@@ -289,6 +289,7 @@ def _side_name(faction: str | None, role: str) -> str:
     return f"the {role} ({faction})" if faction else f"the {role}"
 
 
+@rule("rw.developments.limit", "rw.component-limitations.strongholds")
 def _check_development(dev: str, faction: str | None, stronghold: Stronghold | None, trace: Trace,
                        corpus: Corpus) -> None:
     owner = development_owner(dev, corpus)
@@ -448,6 +449,7 @@ class Battle:
         return self.result
 
 
+@rule("rw.battles", "rw.battles.6")
 def _announce(battle: Battle, trace: Trace) -> None:
     """The battle and its sides, before strength is tallied."""
     a_name = _side_name(battle.pos.attacker.faction, "attacker")
@@ -460,6 +462,7 @@ def _announce(battle: Battle, trace: Trace) -> None:
                "rw.battles", "rw.battles.6")
 
 
+@rule("rw.battles.6a")
 def _fortifications(battle: Battle, trace: Trace, corpus: Corpus) -> bool:
     """Step 6a, Fortifications: the defensive development (checked, perhaps declined) and what it does; return
     whether the battle can be tallied."""
@@ -499,6 +502,7 @@ def _count_units(battle: Battle, trace: Trace) -> None:
                unit_strength, *hex_cite)
 
 
+@rule("rw.battles.6c", "rw.term.strength")
 def _count_stronghold(battle: Battle, trace: Trace, corpus: Corpus) -> None:
     """Step 6c, Stronghold: the defender adds his stronghold's strength; then both totals."""
     result, stronghold = battle.tally, battle.stronghold
@@ -535,6 +539,7 @@ def _role(side: str | None) -> Role | None:
     return "attacker" if side == "attacker" else "defender" if side == "defender" else None
 
 
+@rule("rw.dealing-damage-to-units")
 def _unknown_loss(battle: Battle, out: BattleOutcome, trace: Trace) -> bool:
     """With a unit's health unknown, the Hungry Spawn's loss is a range; return whether the winner is still open."""
     result = battle.tally
@@ -558,6 +563,7 @@ def _unknown_loss(battle: Battle, out: BattleOutcome, trace: Trace) -> bool:
     return False
 
 
+@rule("rw.developments.limit")
 def _winner(battle: Battle, out: BattleOutcome, trace: Trace, corpus: Corpus) -> tuple[Role, Role]:
     """Step 7, the higher strength wins (the defender wins ties); step 7a, the stronghold's fate."""
     result, stronghold = battle.tally, battle.stronghold
@@ -592,6 +598,8 @@ def _winner(battle: Battle, out: BattleOutcome, trace: Trace, corpus: Corpus) ->
     return winner, loser
 
 
+@rule("rw.battles.7b", "rw.battles.7c", "rw.retreats.routed", "rw.battles.7c.routed-may-retreat",
+      "rw.battles.7c.non-participants", "rw.battles.7d")
 def _aftermath(battle: Battle, winner: Role, loser: Role, trace: Trace) -> None:
     """Steps 7b-7d: heal, the loser retreats, the winner puts his units back."""
     trace.step("(b) Heal: both players remove all damage tokens from their units.", "rw.battles.7b")
@@ -605,6 +613,7 @@ def _aftermath(battle: Battle, winner: Role, loser: Role, trace: Trace) -> None:
                f"and removes the battle marker.", "rw.battles.7d")
 
 
+@rule("rw.movement-restrictions.unit-limit.battle", "rw.retreats")
 def _over_limit(battle: Battle, winner: Role, out: BattleOutcome, trace: Trace, corpus: Corpus) -> None:
     """A winning attacker with more than 8 units in the area retreats the extra ones, all to a single area."""
     a_left = battle.tally.effect.units
@@ -689,7 +698,7 @@ def picked_effect(development: str | None, units: Sequence[BattleUnit], picks: S
                   destroyed=tuple(pool.destroyed)), scratch
 
 
-@rule("rw.retreats", "rw.battles.7c")
+@rule("rw.retreats", "rw.battles.7c", "rw.retreats.neutral", "rw.retreats.player-units")
 def retreat_destination(area: str | None, loser: str, neutral: bool, trace: Trace, out: BattleOutcome) -> None:
     """Record the area the loser's units retreat to, when the position names it (the ``retreat`` situation
     checks it against the map: friendly first, else empty, or uncontrolled for neutral units; borders permitting)."""

@@ -144,6 +144,8 @@ def sequence(att: Mapping[str, int], dfd: Mapping[str, int]) -> list[dict[str, A
     return out
 
 
+@rule("rw.heroes-supporting-battles", "rw.battles.3", "rw.concurrent-attack-rule", "rw.rounds-of-combat.1",
+      "rw.rounds-of-combat.2")
 def _choose(side: str, raw: CombatSide, initiative: int, trace: Trace) -> tuple[UnitType | None, bool]:
     """Return the type drawing for a side and whether it is settled (False: a decision or a violation)."""
     types = raw.types
@@ -178,6 +180,8 @@ def _choose(side: str, raw: CombatSide, initiative: int, trace: Trace) -> tuple[
     return (eligible[0] if eligible else None), True
 
 
+@rule("rw.rounds-of-combat.repeat", "rw.routed-units-and-heroes", "rw.rounds-of-combat.1", "rw.rounds-of-combat.2",
+      "rw.heroes-supporting-battles", "rw.fate-card-breakdown", "rw.resolving-fate-cards.1")
 def _draw(side: str, raw: CombatSide, initiative: int, trace: Trace, corpus: Corpus) -> Draw:
     """Work out one side's draw: type, number of cards, and the section totals once the cards are known."""
     t, settled = _choose(side, raw, initiative, trace)
@@ -271,6 +275,8 @@ def _totals(res: Mapping[str, int] | None) -> SectionTotals | None:
     return None if res is None else SectionTotals(special=res["special"], rout=res["rout"], damage=res["damage"])
 
 
+@rule("rw.term.miss", "rw.rounds-of-combat.repeat", "rw.rounds-of-combat.3", "rw.rounds-of-combat.4",
+      "rw.rounds-of-combat.5", "rw.concurrent-attack-rule")
 def _order(draws: Mapping[str, Draw], seq: Sequence[Mapping[str, Any]], trace: Trace) -> None:
     """Steps 3-5: specials, then routs, then damage, the attacker first each time; every drawn card resolves."""
     if not seq:
@@ -288,6 +294,7 @@ def _order(draws: Mapping[str, Draw], seq: Sequence[Mapping[str, Any]], trace: T
 
 
 @situation(GAME, "combat_round", CombatRoundPosition, labels=LABELS)
+@rule("rw.rounds-of-combat", "rw.battles.5")
 def resolve_combat_round(pos: CombatRoundPosition, trace: Trace, corpus: Corpus) -> CombatRoundOutcome:
     """Resolve one exchange of a round of combat: who draws how many Fate cards, their totals and the order."""
     initiative = pos.initiative

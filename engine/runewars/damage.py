@@ -192,6 +192,7 @@ def _damage_problem(pool: Pool, uid: str, candidates: Sequence[str]) -> str:
             f"damage only when no unit stands")
 
 
+@rule("rw.term.routed", "rw.dealing-damage-to-units")
 def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int, trace: Trace) -> bool:
     """Apply a proposed assignment (damage ids first, then rout ids, one per point) in the order the rules resolve
     them (routs, then damage); record a violation and stop at the first point the rules forbid."""
@@ -260,6 +261,7 @@ def _forced_routs(pool: Pool, routs: int, trace: Trace, who: str, field: str) ->
     return left_r if rout_open else 0
 
 
+@rule("rw.dealing-damage-to-units")
 def _forced_damage(pool: Pool, damage: int, rout_open: bool, trace: Trace, who: str, field: str) -> int:
     """Then damage: tokens the rules force go on, one unit at a time; return the damage left to the owner's choice."""
     left_d = damage_to_deal(damage, pool)
@@ -332,6 +334,7 @@ def _summary(pos: AssignDamagePosition, out: AssignDamageOutcome, trace: Trace) 
 
 @situation(GAME, "assign_damage", AssignDamagePosition, labels=LABELS)
 @summarized(_summary)
+@rule("rw.rounds-of-combat.4", "rw.rounds-of-combat.5", "rw.dealing-damage-to-units")
 def resolve_assign_damage(pos: AssignDamagePosition, trace: Trace, corpus: Corpus) -> AssignDamageOutcome:
     """Check or apply routs and damage dealt to one player's units: damaged units first, routs to standing units."""
     damage, routs = pos.damage, pos.routs or 0

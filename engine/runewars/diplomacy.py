@@ -132,6 +132,8 @@ def fate_cards_drawn(spend: int) -> int:
     return spend
 
 
+@rule("rw.diplomacy", "rw.battle-against-unallied-neutral-units.all-units", "rw.resolving-fate-cards.1",
+      "rw.diplomacy.3")
 def _illegal(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> bool:
     """Return whether the attempt breaks a rule: the influence spent, more than 8 units, nobody to treat with, the
     cards drawn and the card chosen."""
@@ -155,6 +157,7 @@ def _illegal(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> bool:
     return bool(trace.violations)
 
 
+@rule("rw.diplomacy.3")
 def _symbol(drawn: Sequence[Symbol], chosen: int | None, trace: Trace) -> Symbol | None:
     """Return the destiny symbol resolved, or None with a decision when the player has a real choice."""
     if chosen is not None:
@@ -180,6 +183,8 @@ def _board(pos: DiplomacyPosition) -> Map:
     return board
 
 
+@rule("rw.diplomacy.result-ally", "rw.battle-against-unallied-neutral-units.all-units", "rw.allied-units",
+      "rw.allied-units.limits", "rw.movement-restrictions.unit-limit")
 def _ally(pos: DiplomacyPosition, ids: list[str], trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
     """Ally: every neutral unit allies with the player and stays; the limit of 8 units then applies."""
     out.result, out.allied = "allied", ids
@@ -195,6 +200,7 @@ def _ally(pos: DiplomacyPosition, ids: list[str], trace: Trace, corpus: Corpus, 
                    "rw.movement-restrictions.unit-limit")
 
 
+@rule("rw.diplomacy.result-retreat", "rw.battle-against-unallied-neutral-units.all-units", "rw.retreats.routed")
 def _neutrals_flee(pos: DiplomacyPosition, trace: Trace, out: DiplomacyOutcome) -> None:
     """Rout: every neutral unit retreats routed into one adjacent uncontrolled area, or is destroyed."""
     board = _board(pos)
@@ -214,6 +220,7 @@ def _neutrals_flee(pos: DiplomacyPosition, trace: Trace, out: DiplomacyOutcome) 
     out.result, out.neutral_destination = "neutrals_retreat", dest
 
 
+@rule("rw.retreats", "rw.retreats.routed")
 def _player_retreats(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
     """Hostile, answered by a retreat: all his units go routed into 1 adjacent area, or are destroyed."""
     player = pos.player
@@ -233,6 +240,7 @@ def _player_retreats(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: 
         trace.step(f"{dest} would then hold more than 8 of his units: he destroys {over} there.", units_over_limit)
 
 
+@rule("rw.diplomacy.result-battle-or-retreat", "rw.battles", "rw.battle-against-unallied-neutral-units")
 def _hostile(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
     """Hostile: the player starts a battle or retreats all his units."""
     player = pos.player
@@ -263,6 +271,7 @@ LABELS: dict[str, Label] = {
 
 
 @situation(GAME, "diplomacy", DiplomacyPosition, labels=LABELS)
+@rule("rw.diplomacy", "rw.diplomacy.1")
 def resolve_diplomacy(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> DiplomacyOutcome:
     """Attempt diplomacy with unallied neutral units: influence spent, cards drawn, the chosen card's result."""
     spend, influence, player = pos.spend, pos.influence, pos.player

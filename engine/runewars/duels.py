@@ -175,6 +175,8 @@ def rewards_go_to(defeated: Sequence[str]) -> Literal["attacker", "defender", "m
     return "defender" if defeated[0] == "attacker" else "attacker"
 
 
+@rule("rw.duels.routed", "rw.term.routed", "rw.routed-units-and-heroes", "rw.quest-phase.move", "rw.quest-phase",
+      "rw.duels", "rw.duels.no-quest-after-duel", "rw.attempting-and-completing-quests.limits", "rw.duels.1")
 def _may_start(att: Challenger, dfd: Hero, trace: Trace) -> None:
     if att.routed:
         trace.violate(f"{att.name} is routed, and a routed hero cannot start a duel", "rw.duels.routed",
@@ -193,6 +195,7 @@ def _may_start(att: Challenger, dfd: Hero, trace: Trace) -> None:
                       "rw.duels")
 
 
+@rule("rw.duels.3b", "rw.reward-cards-in-duels")
 def _check_plays(rounds: Sequence[Round], trace: Trace) -> None:
     """Refuse a special spent without a special icon, and a second Weapon or Armor card in the duel."""
     used: dict[tuple[str, str], str] = {}
@@ -257,6 +260,7 @@ class Duel:
         self.fallen = [s for s in SIDES if is_defeated(self.damage[s], self.hero(s).health)]
 
 
+@rule("rw.duels", "rw.duels.1", "rw.quest-phase.move", "rw.duels.routed")
 def _challenge(duel: Duel, trace: Trace) -> None:
     """Step 1: the hero who moved challenges an enemy hero in his area (a routed defender fights as standing)."""
     att, dfd = duel.att, duel.dfd
@@ -267,6 +271,7 @@ def _challenge(duel: Duel, trace: Trace) -> None:
         trace.step(f"{dfd.name} is routed but fights the duel as if standing.", "rw.duels.routed")
 
 
+@rule("rw.duels.2")
 def _start_of_duel(duel: Duel, start: StartDamage | None, trace: Trace) -> None:
     """Step 2: start-of-duel abilities deal their damage."""
     if start is None or not (start.attacker or start.defender):
@@ -277,6 +282,7 @@ def _start_of_duel(duel: Duel, start: StartDamage | None, trace: Trace) -> None:
                f"{start.defender} to {duel.dfd.name}.", "rw.duels.2")
 
 
+@rule("rw.duels.3", "rw.duels.3b", "rw.duels.simultaneous-damage", "rw.reward-cards-in-duels")
 def _round(duel: Duel, i: int, rnd: Round, trace: Trace, corpus: Corpus) -> None:
     """Step 3: one round's damage, dealt at the same time (less what each hero prevents)."""
     att, dfd, damage = duel.att, duel.dfd, duel.damage
@@ -294,6 +300,7 @@ def _round(duel: Duel, i: int, rnd: Round, trace: Trace, corpus: Corpus) -> None
     duel.check_fallen()
 
 
+@rule("rw.reward-cards-in-duels", "rw.duels.3b")
 def _rounds(duel: Duel, rounds: Sequence[Round], trace: Trace, corpus: Corpus) -> bool:
     """Step 3 and 4: the rounds, until a hero falls or a special icon's use is open; return False on a violation."""
     live = list(rounds[:duel.total_rounds])
@@ -315,6 +322,7 @@ def _rounds(duel: Duel, rounds: Sequence[Round], trace: Trace, corpus: Corpus) -
     return True
 
 
+@rule("rw.duels.4", "rw.duels.simultaneous-damage")
 def _defeat(duel: Duel, trace: Trace) -> None:
     """Step 4: the duel ends after the round a hero falls; his Reward cards go to the survivor's controller, or
     under defeated hero markers when both fall."""
@@ -336,6 +344,7 @@ def _defeat(duel: Duel, trace: Trace) -> None:
                     f"Reward cards")
 
 
+@rule("rw.duels.4")
 def _standing(duel: Duel, trace: Trace) -> None:
     """No hero fell: the damage stays after 4 rounds, or the duel goes on."""
     att, dfd, damage, total = duel.att, duel.dfd, duel.damage, duel.total_rounds

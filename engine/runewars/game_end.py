@@ -116,6 +116,7 @@ def _tie_on_starting_influence(left: list[Standing], trace: Trace) -> list[Stand
     return highest_starting_influence(left)
 
 
+@rule("rw.winning-the-game.tie-breaks", "rw.winning-the-game")
 def _declare(left: list[Standing], trace: Trace) -> GameEndOutcome:
     """The one player left wins; several left are tied on every criterion."""
     if len(left) > 1:

@@ -111,6 +111,7 @@ LABELS: dict[str, Label] = {
 }
 
 
+@rule("rw.influence-bids.2", "rw.influence-bids.1", "rw.ties-on-influence-bids", "rw.title-cards")
 def _legal_bids(pos: InfluenceBidPosition, trace: Trace) -> bool:
     """Step 2: each bid is 0 up to the tokens held; only 1 Primarch of the Wizards' Council exists."""
     for p in pos.players:
@@ -124,6 +125,7 @@ def _legal_bids(pos: InfluenceBidPosition, trace: Trace) -> bool:
     return not trace.violations
 
 
+@rule("rw.ties-on-influence-bids")
 def _single_out(pos: InfluenceBidPosition, top: int, tied: list[Faction], trace: Trace,
                 out: InfluenceBidOutcome) -> bool:
     """Step 3 and the ties: the one player who made the deciding bid, or the tie-breaker's pick."""
@@ -166,6 +168,7 @@ def _summary(pos: InfluenceBidPosition, out: InfluenceBidOutcome, top: int, tied
 
 
 @situation(GAME, "influence_bid", InfluenceBidPosition, labels=LABELS)
+@rule("rw.influence-bids", "rw.influence-bids.1", "rw.influence-bids.2", "rw.influence-bids.3")
 def resolve_influence_bid(pos: InfluenceBidPosition, trace: Trace, corpus: Corpus) -> InfluenceBidOutcome:
     """Resolve an influence bid: the deciding bid, the tie-breaker, the player singled out, influence left."""
     players = pos.players

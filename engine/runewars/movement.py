@@ -452,6 +452,9 @@ def resolve_mobilize(pos: MobilizePosition, trace: Trace, corpus: Corpus) -> Mob
     return out
 
 
+@rule("rw.movement-restrictions.unit-limit", "rw.allied-units.limits", "rw.hero-movement.enemy-areas",
+      "rw.movement-restrictions.unit-limit.battle", "rw.movement", "rw.battles", "rw.diplomacy",
+      "rw.mobilize-order.one-battle")
 def _target_rules(area: Area, player: str, engagement: str, moving: int, battles: int, trace: Trace,
                   corpus: Corpus, out: MobilizeOutcome, destroyed: list[str] | None = None,
                   choice: Literal["battle", "diplomacy"] | None = None) -> None:

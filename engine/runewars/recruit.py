@@ -126,6 +126,7 @@ def _destroy(area: str, over: int, chosen: list[str] | None, trace: Trace) -> No
         trace.step(f"In {area} the player destroys {', '.join(chosen)}.", units_over_limit)
 
 
+@rule("rw.recruit-order.placement")
 def _placement(strongholds: Mapping[str, int], units: list[str], stated: Mapping[str, int] | None,
                trace: Trace) -> Mapping[str, int] | None:
     """Return how the units are split among the stronghold areas (stated, or all in the only one), None when it is
@@ -151,6 +152,7 @@ def _placement(strongholds: Mapping[str, int], units: list[str], stated: Mapping
     return stated
 
 
+@rule("rw.recruit-order.placement")
 def _place(pos: RecruitPosition, strongholds: Mapping[str, int], units: list[str], trace: Trace, corpus: Corpus,
            out: RecruitOutcome) -> None:
     """The units go to areas with a friendly stronghold; beyond 8 units in an area he destroys the excess."""
@@ -201,6 +203,7 @@ def _summary(pos: RecruitPosition, out: RecruitOutcome, trace: Trace) -> str:
     return text + "."
 
 
+@rule("rw.recruit-order.supremacy", "rw.supremacy-bonus")
 def _supremacy(pos: RecruitPosition, units: list[str], trace: Trace, out: RecruitOutcome) -> list[str] | None:
     """The Supremacy Bonus: a second, different resource (its dial given, or still to choose); None when the
     position breaks the rule."""
@@ -234,6 +237,7 @@ def _supremacy(pos: RecruitPosition, units: list[str], trace: Trace, out: Recrui
 
 @situation(GAME, "recruit", RecruitPosition, labels=LABELS)
 @summarized(_summary)
+@rule("rw.recruit-order.no-cost", "rw.recruit-order.placement")
 def resolve_recruit(pos: RecruitPosition, trace: Trace, corpus: Corpus) -> RecruitOutcome:
     """Recruit from a resource dial: one unit per unit space at or below the arrow (a second dial with Supremacy)."""
     out = RecruitOutcome()

@@ -187,6 +187,7 @@ def narrate_options(reach: Reach, start: str, owner: str, season: str | None, tr
                    f"destroyed.", *base, term, *extra)
 
 
+@rule("rw.retreats", "rw.retreats.player-units", "rw.retreats.neutral")
 def pick_destination(reach: Reach, stated: str | None, field: str, who: str, trace: Trace) -> str | None:
     """Return the destination (the single option or the stated one); record a violation for a stated area that
     is not allowed and a decision when several are allowed and none is stated."""
@@ -205,6 +206,7 @@ def pick_destination(reach: Reach, stated: str | None, field: str, who: str, tra
     return None
 
 
+@rule("rw.heroes-supporting-battles.losing", "rw.retreats.heroes", "rw.retreats.restrictions")
 def _heroes(board: Map, start: str, owner: str, heroes: Sequence[Figure], dest: str | None, units_go: bool,
             chosen: Mapping[str, str], season: str | None, trace: Trace) -> tuple[dict[str, str | None], bool]:
     """Send the supporting heroes with the units (or all to one area of their own); return {hero: area} and
@@ -277,6 +279,7 @@ LABELS: dict[str, Label] = {
 }
 
 
+@rule("rw.battles.7c")
 def _stay_behind(units: Sequence[Figure], trace: Trace) -> tuple[list[str], list[Figure]]:
     """Step 7c: units that took no part are destroyed; return them and the units that retreat."""
     stay = [u.id for u in units if stays_behind(u)]
@@ -303,6 +306,7 @@ def _over_limit(board: Map, owner: str, dest: str | None, reach: Reach, moving: 
 
 
 @situation(GAME, "retreat", RetreatPosition, labels=LABELS)
+@rule("rw.retreats", "rw.retreats.routed", "rw.battles.7c.routed-may-retreat")
 def resolve_retreat(pos: RetreatPosition, trace: Trace, corpus: Corpus) -> RetreatOutcome:
     """Find where a retreating group may go, who picks, and which units are destroyed or must be culled."""
     board, start, owner, season = Map.of(pos.map), pos.start, pos.owner, pos.season

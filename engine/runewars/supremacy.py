@@ -80,6 +80,8 @@ def _summary(pos: SupremacyPosition, out: SupremacyOutcome, trace: Trace) -> str
 
 @situation(GAME, "supremacy", SupremacyPosition, labels=LABELS)
 @summarized(_summary)
+@rule("rw.choose-order-cards.used-cards", "rw.supremacy-bonus.spring", "rw.spring", "rw.supremacy-bonus",
+      "rw.fortify-order", "rw.resolve-order-cards.primary-first", "rw.supremacy-bonus.example")
 def resolve_supremacy(pos: SupremacyPosition, trace: Trace, corpus: Corpus) -> SupremacyOutcome:
     """Decide whether an Order card gets its Supremacy Bonus from the player's Order cards in play this year."""
     order = pos.order

@@ -83,6 +83,7 @@ def is_too_late(year: int, corpus: Corpus) -> bool:
     return year > int(corpus.fact("rw.victory-cards.final-year", "last_year_to_place"))
 
 
+@rule("rw.victory-cards.placing", "rw.victory-cards.limit", "rw.term.turn", "rw.quest-phase.not-a-turn")
 def _may_place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> bool:
     """Placing: 6 dragon runes, not in the last year, 1 card per Season deck, during his own turn."""
     faction, year, season, runes, top = pos.faction, pos.year, pos.season, pos.dragon_runes, pos.deck_top
@@ -104,6 +105,7 @@ def _may_place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> bool:
     return not trace.violations
 
 
+@rule("rw.victory-cards.placing", "rw.term.turn", "rw.victory-cards", "rw.victory-cards.final-year")
 def _place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCardOutcome:
     """He shows the dragon runes and places the card facedown on the current Season deck."""
     if not _may_place(pos, trace, corpus):
@@ -120,6 +122,7 @@ def _place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCar
     return VictoryCardOutcome(action="place", placed=True, resolves=Resolves(year=year + 1, season=season))
 
 
+@rule("rw.victory-cards", "rw.victory-cards.placing", "rw.victory-cards.resolving", "rw.victory-cards.example")
 def _reveal(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCardOutcome:
     """A year later, before the Season card is drawn: 6 dragon runes win, else the card goes back."""
     faction, year, season, runes = pos.faction, pos.year, pos.season, pos.dragon_runes

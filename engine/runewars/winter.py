@@ -98,6 +98,7 @@ def _summary(pos: WinterPosition, out: WinterOutcome, trace: Trace) -> str:
     return f"With the food dial at {food}, {who} destroys {listed}{pick}."
 
 
+@rule("rw.winter")
 def _area(i: int, row: WinterArea, food: int, who: str, trace: Trace) -> int:
     """One area: the units counted against the food dial, and those destroyed (the owner names them)."""
     a = Area.of(row)
@@ -130,6 +131,7 @@ def _area(i: int, row: WinterArea, food: int, who: str, trace: Trace) -> int:
 
 @situation(GAME, "winter", WinterPosition, labels=LABELS)
 @summarized(_summary)
+@rule("rw.winter", "rw.movement-restrictions.unit-limit", "rw.winter.water-borders")
 def resolve_winter(pos: WinterPosition, trace: Trace, corpus: Corpus) -> WinterOutcome:
     """Apply the winter food limit: in each area, units beyond the food dial are destroyed (allies count)."""
     food = pos.food

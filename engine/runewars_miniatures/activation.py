@@ -107,6 +107,7 @@ def _summary(pos: ActivationPosition, out: ActivationOutcome, trace: Trace) -> s
     return "Activation order: " + ", ".join(f"{a.name} ({a.player}, {a.initiative})" for a in acts) + "."
 
 
+@rule("rwm.40", "rwm.71")
 def _first_player(pos: ActivationPosition, trace: Trace) -> None:
     """Who holds the round counter."""
     second = pos.second_player
@@ -123,6 +124,7 @@ def _no_action(pos: ActivationPosition, trace: Trace, corpus: Corpus) -> None:
                    f"{ten}, performing no action and gaining nothing from its modifier.", initiative_of)
 
 
+@rule("rwm.44.4", "rwm.6")
 def _count_up(pos: ActivationPosition, out: ActivationOutcome, trace: Trace, corpus: Corpus) -> None:
     """Count up from initiative 1; equal initiatives alternate, first player first."""
     first = pos.first_player

@@ -171,6 +171,7 @@ def repeated_unique_names(units: Sequence[ArmyUnit], corpus: Corpus) -> list[str
 
 # ----------------------------------------------------------------------------------- resolution
 
+@rule("rwm.army-building.characters", "rwm.golden-rules.2")
 def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpus, index: int = 0) -> None:
     """Record the faction, upgrade-icon and upgrade-restriction checks of one unit."""
     if not same_faction(unit.faction, faction):
@@ -257,6 +258,7 @@ def _unique(pos: ArmyPosition, limit: int, trace: Trace, corpus: Corpus) -> tupl
 
 @situation(GAME, "army", ArmyPosition, labels=LABELS)
 @summarized(_summary)
+@rule("rwm.army-building")
 def resolve_army(pos: ArmyPosition, trace: Trace, corpus: Corpus) -> ArmyOutcome:
     """Check an army list: points, faction, upgrade icons and restrictions, unique names and units."""
     limit = pos.points_limit

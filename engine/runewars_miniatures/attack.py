@@ -115,6 +115,7 @@ def rank_rerolls(formation: Formation, precise: int, flanked_by_defender: bool,
 
 # ----------------------------------------------------------------------------------- resolution
 
+@rule("rwm.82.1.b1")
 def _contact(att: Attacker, flanking: bool, trace: Trace) -> tuple[Contact | None, list[str]]:
     """Read the contacted edge(s); return the chosen contact (None when the attacker still has to choose)."""
     edges: list[str] = list(dict.fromkeys(att.contacted_edges or []))
@@ -138,6 +139,7 @@ def _contact(att: Attacker, flanking: bool, trace: Trace) -> tuple[Contact | Non
     return Contact(edge, bool(att.touching_partial_rank), bool(att.touching_other_trays)), options
 
 
+@rule("rwm.10.2")
 def _melee_target(pos: AttackPosition, engaged: bool, d_name: str, trace: Trace) -> None:
     """Step 2 for a melee attack: the defender must be engaged with the attacker."""
     if can_melee(engaged):
@@ -148,6 +150,7 @@ def _melee_target(pos: AttackPosition, engaged: bool, d_name: str, trace: Trace)
                       f"not engaged with {d_name}", can_melee)
 
 
+@rule("rwm.10.2", "rwm.65.3")
 def _target(pos: AttackPosition, trace: Trace, corpus: Corpus) -> None:
     """Step 2: check that the defender is a legal target for this attack type."""
     att = pos.attacker
@@ -248,6 +251,7 @@ def _summary(pos: AttackPosition, out: AttackOutcome, trace: Trace) -> str:
             f"{ally_text}{_open_choices(trace)}.")
 
 
+@rule("rwm.10.1")
 def _profile(pos: AttackPosition, trace: Trace) -> None:
     """Step 1, Choose attack profile: one of the attacker's profiles of the attack's type."""
     kind, profile = pos.attack_type, pos.attacker.profile
@@ -269,6 +273,7 @@ def _panic_tokens(pos: AttackPosition, trace: Trace) -> int:
     return spent
 
 
+@rule("rwm.10.3")
 def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus) -> bool:
     """Step 3, Roll dice (a flanker adds 1 die); return False when every die was removed (attack canceled)."""
     att = pos.attacker
@@ -297,6 +302,7 @@ def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus)
     return False
 
 
+@rule("rwm.10.4", "rwm.41.1.b3", "rwm.45.3")
 def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Trace, corpus: Corpus) -> None:
     """Step 4, Reroll for extra ranks: full ranks behind the front (and Precise), then the partial rank."""
     att = pos.attacker
@@ -327,6 +333,7 @@ def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trac
     trace.step(text, *cites)  # type: ignore[arg-type]
 
 
+@rule("rwm.10.5", "rwm.10.13", "rwm.10.6", "rwm.80.1", "rwm.80.3", "rwm.80.1.b1")
 def _surges(pos: AttackPosition, trace: Trace) -> None:
     """Step 5, Modify dice (the final results), and step 6, Spend surges."""
     r, kind = pos.results, pos.attack_type
@@ -350,6 +357,7 @@ def _surges(pos: AttackPosition, trace: Trace) -> None:
                    "rwm.80.1.b1")
 
 
+@rule("rwm.10.7", "rwm.10.7.b3", "rwm.2.3", "rwm.10.7.b1", "rwm.2.1", "rwm.2.2")
 def _accuracy(pos: AttackPosition, trace: Trace) -> None:
     """Step 7, Assign accuracy: to the defender's figure upgrades, if it has any."""
     accuracy, upgrades = pos.results.accuracy or 0, pos.defender.figure_upgrades or 0
@@ -373,6 +381,7 @@ def _accuracy(pos: AttackPosition, trace: Trace) -> None:
                    "rwm.2.1", "rwm.2.2")
 
 
+@rule("rwm.92.5", "rwm.10.8")
 def _mortal_strikes(pos: AttackPosition, trace: Trace, corpus: Corpus) -> int:
     """Step 8, Spend mortal strikes: 1 wound each, defense does not apply; return the wounds."""
     strikes = pos.results.mortal_strike or 0
@@ -386,6 +395,7 @@ def _mortal_strikes(pos: AttackPosition, trace: Trace, corpus: Corpus) -> int:
     return ms_wounds
 
 
+@rule("rwm.82.1.b1", "rwm.10.9")
 def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, options: list[str],
             out: AttackOutcome, trace: Trace) -> int | None:
     """Step 9, the threat: the contacted edge's trays (melee) or the front edge's (ranged), plus Brutal.
@@ -419,6 +429,7 @@ def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, 
     return threat
 
 
+@rule("rwm.24.1", "rwm.23", "rwm.23.1", "rwm.22.1", "rwm.22.2", "rwm.22.3")
 def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Trace, corpus: Corpus) -> int:
     """Step 9, Spend hits: hits × threat damage against the defense; return the wounds it causes."""
     dfd = pos.defender
@@ -445,6 +456,7 @@ def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Trace, 
 @situation(GAME, "attack", AttackPosition, labels=LABELS)
 @from_table  # a table position: derive contact, flanking, range, sight first
 @summarized(_summary)
+@rule("rwm.10", "rwm.10.12")
 def resolve_attack(pos: AttackPosition, trace: Trace, corpus: Corpus) -> AttackOutcome:
     """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale."""
     att, dfd = pos.attacker, pos.defender
@@ -479,6 +491,7 @@ def resolve_attack(pos: AttackPosition, trace: Trace, corpus: Corpus) -> AttackO
     return _morale(out, pos, panic_spent, hurt, trace, corpus)
 
 
+@rule("rwm.92.2", "rwm.10.10")
 def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d_form: Formation | None,
             trace: Trace, assignment: str | None = None) -> None:
     """Record the wounds, figures and trays lost (steps 9 and 10)."""
@@ -503,6 +516,7 @@ def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d
     _reconfigure(hurt, d_name, d_form, trace, assignment)
 
 
+@rule("rwm.10.10", "rwm.92.6", "rwm.27", "rwm.22.4", "rwm.27.1", "rwm.27.2", "rwm.22.1", "rwm.22.2", "rwm.54.2")
 def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Trace, assignment: str | None) -> None:
     """Step 10, Reconfigure: empty trays are removed; a unit with no tray left is destroyed."""
     after = "-".join(str(r) for r in hurt.ranks_after or ()) or "none"
@@ -523,6 +537,7 @@ def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Trace,
                      "rwm.54.2", options=("concentrate", "spread"), field="attacker.wound_assignment")
 
 
+@rule("rwm.10.11", "rwm.27.1", "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
 def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Casualties | None, trace: Trace,
             corpus: Corpus) -> AttackOutcome:
     """Step 11, Resolve morale, and the morale tests of allies after shooting into a melee."""

@@ -197,6 +197,7 @@ def _summary(pos: CommandPosition, out: CommandOutcome, trace: Trace) -> str:
     return text + "."
 
 
+@rule("rwm.5.1", "rwm.19.1.b1", "rwm.6.2")
 def _reveal(pos: CommandPosition, trace: Trace, corpus: Corpus) -> bool:
     """Reveal the tool; return whether an action was chosen (none: initiative 10, nothing happens, 6.2)."""
     trace.step("Reveal the command tool: the icons at the top of its dials are the selected action and "
@@ -209,6 +210,7 @@ def _reveal(pos: CommandPosition, trace: Trace, corpus: Corpus) -> bool:
     return False
 
 
+@rule("rwm.12.1.b4", "rwm.15.1")
 def _stance(act: Action, mod: Modifier | None, pos: CommandPosition, trace: Trace, corpus: Corpus) -> bool:
     """Whether the modifier is resolved: stances match (white matches all) and no stun token cancels it."""
     if mod is None:
@@ -228,6 +230,7 @@ def _stance(act: Action, mod: Modifier | None, pos: CommandPosition, trace: Trac
     return applies
 
 
+@rule("rwm.15.1")
 def _cancels(icon: str, pos: CommandPosition, trace: Trace) -> tuple[bool, bool]:
     """Whether the action is canceled (engaged march, immobilize) or cannot be performed: (canceled, performable)."""
     engaged = bool(pos.engaged)
@@ -249,6 +252,7 @@ def _cancels(icon: str, pos: CommandPosition, trace: Trace) -> tuple[bool, bool]
 
 @situation(GAME, "command", CommandPosition, labels=LABELS)
 @summarized(_summary)
+@rule("rwm.5.2", "rwm.4.4", "rwm.16.2.b1")
 def resolve_command(pos: CommandPosition, trace: Trace, corpus: Corpus) -> CommandOutcome:
     """Resolve a revealed command tool: stance matching, modifier effects, speed and template, cancels."""
     out = CommandOutcome()
@@ -277,6 +281,7 @@ def resolve_command(pos: CommandPosition, trace: Trace, corpus: Corpus) -> Comma
     return out
 
 
+@rule("rwm.75", "rwm.56.1.b1", "rwm.55.4.b1", "rwm.16.1", "rwm.16.2", "rwm.16.3")
 def _movement(act: Action, mod: Modifier | None, pos: CommandPosition, out: CommandOutcome, trace: Trace,
               corpus: Corpus) -> tuple[bool, bool]:
     """Work out a march or shift: speed, template, charge; return (moved, canceled)."""
@@ -313,6 +318,7 @@ def _movement(act: Action, mod: Modifier | None, pos: CommandPosition, out: Comm
     return True, False
 
 
+@rule("rwm.73.2", "rwm.73.3", "rwm.73.4", "rwm.73.4.b1")
 def _engaged_shift(pos: CommandPosition, out: CommandOutcome, trace: Trace, corpus: Corpus) -> None:
     """Record what an engaged unit's shift may do: reposition or disengage."""
     purpose = pos.shift_purpose
@@ -330,6 +336,7 @@ def _engaged_shift(pos: CommandPosition, out: CommandOutcome, trace: Trace, corp
                    "rwm.73.4", *(["rwm.73.4.b1"] if enemies > 1 else []))
 
 
+@rule("rwm.35", "rwm.23", "rwm.23.1", "rwm.15.2", "rwm.5.3", "rwm.14.1", "rwm.14.2")
 def _modifier_effect(m_icon: str, mod: Modifier, action: str, effective: bool, canceled: bool,
                      out: CommandOutcome, trace: Trace) -> None:
     """Record what the resolved modifier does."""

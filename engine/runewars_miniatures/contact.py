@@ -236,6 +236,7 @@ def _corner_answer(answers: Mapping[str, Mapping[str, str]], a: str, b: str, opt
     return str(value)
 
 
+@rule("rwm.34.2", "rwm.8")
 def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace | None = None) -> ContactResult:
     """Work out engagement, contacted edges, corner contacts and flanking for every touching pair."""
     engaged: list[tuple[str, str]] = []
@@ -304,6 +305,7 @@ def _edges_text(kinds: list[str] | None) -> str:
     return " and ".join(f"its {k} edge" for k in kinds)
 
 
+@rule("rwm.34", "rwm.34.1", "rwm.34.3", "rwm.34.3.b1", "rwm.41.1.b1", "rwm.77.2", "rwm.87.2.b1")
 def _pair_steps(table: Table, res: ContactResult, a_id: str, b_id: str, trace: Trace) -> None:
     """One engaged pair: engagement, each unit's contacted edge (corner rule), and who flanks whom."""
     a, b = table.unit(a_id), table.unit(b_id)
@@ -325,6 +327,7 @@ def _pair_steps(table: Table, res: ContactResult, a_id: str, b_id: str, trace: T
     _flank_steps(a, b, ea, eb, res, trace)
 
 
+@rule("rwm.41.1", "rwm.41.2")
 def _flank_steps(a: Unit, b: Unit, ea: list[str] | None, eb: list[str] | None, res: ContactResult,
                  trace: Trace) -> None:
     """Who of an engaged pair flanks the other (a front edge on a side or back edge)."""
@@ -347,6 +350,7 @@ def _flank_steps(a: Unit, b: Unit, ea: list[str] | None, eb: list[str] | None, r
 
 
 @situation(GAME, "contact", ContactPosition)
+@rule("rwm.34.3.b1", "rwm.77.2", "rwm.34.5", "rwm.34")
 def resolve_contact(pos: ContactPosition, trace: Trace, corpus: Corpus) -> ContactOutcome | Overlaps:
     """Say which units on the table are engaged, which edges are contacted and who is flanking whom."""
     table = read_table(pos.table, pos.units, pos.terrain)

@@ -105,6 +105,7 @@ def is_resolvable(shown: int, severity: int) -> bool:
     return shown <= severity
 
 
+@rule("rwm.53", "rwm.53.1", "rwm.10.13")
 def _base(pos: MoraleTestPosition, trace: Trace, corpus: Corpus) -> int:
     """The severity before panic tokens: from the attack's morale icons, a shot into a melee or the effect."""
     if pos.cause == "ranged_into_melee":
@@ -122,6 +123,7 @@ def _base(pos: MoraleTestPosition, trace: Trace, corpus: Corpus) -> int:
     return base
 
 
+@rule("rwm.12.1", "rwm.53.2", "rwm.10.11")
 def _panic(pos: MoraleTestPosition, out: MoraleTestOutcome, base: int, trace: Trace, corpus: Corpus) -> int | None:
     """Panic tokens spent before drawing (+1 severity each): return the severity, or None while open or illegal."""
     name, held = pos.unit.name, pos.unit.panic_tokens
@@ -149,6 +151,7 @@ def _panic(pos: MoraleTestPosition, out: MoraleTestOutcome, base: int, trace: Tr
     return severity
 
 
+@rule("rwm.53.1")
 def _draw(pos: MoraleTestPosition, out: MoraleTestOutcome, severity: int, trace: Trace) -> bool:
     """The opponent draws severity cards: return whether the drawn cards are there to choose from."""
     name, opponent = pos.unit.name, pos.opponent or "the opponent"
@@ -182,6 +185,7 @@ def resolve_morale_test(pos: MoraleTestPosition, trace: Trace, corpus: Corpus) -
     return out
 
 
+@rule("rwm.45.6", "rwm.53.1", "rwm.53.6", "rwm.53.3", "rwm.53.5")
 def _choose(out: MoraleTestOutcome, pos: MoraleTestPosition, drawn: Sequence[MoraleCardDrawn], severity: int,
             trace: Trace, corpus: Corpus) -> None:
     """The cards that can be resolved (Steadfast counted), and the one the opponent resolves."""

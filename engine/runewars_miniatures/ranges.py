@@ -133,6 +133,7 @@ def measure(unit: Unit, target: Unit, band: float, bands: int) -> Measure:
     return Measure(distance, closest, far, far_point, rng, at, far_band, beyond)
 
 
+@rule("rwm.64.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.4.b1", "rwm.87.3", "rwm.64.1", "rwm.64.2", "rwm.64.6.b2")
 def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace: Trace) -> None:
     """Lay the ruler between the closest points and read the band the target is at."""
     a, b = m.closest
@@ -152,6 +153,7 @@ def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace:
         trace.step(f"{target.label} is at range {m.range}.", "rwm.64.4")
 
 
+@rule("rwm.64.6", "rwm.64.6.b1", "rwm.64.6.b3", "rwm.64.6.b4", "rwm.64.6.b2")
 def _at_within_beyond(target: Unit, m: Measure, bands: int, trace: Trace) -> None:
     """The bands the target's trays lie in (at), all of them (within), and none of them (beyond)."""
     if m.at:

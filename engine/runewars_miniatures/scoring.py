@@ -171,6 +171,7 @@ def winner_by_score(scores: Mapping[str, int]) -> str | None:
 
 # ----------------------------------------------------------------------------------- resolution
 
+@rule("rwm.70.4.b2", "rwm.70.3", "rwm.88.3", "rwm.70.4", "rwm.70.4.b1")
 def _score_units(name: str, units: Sequence[ArmyUnit], trace: Trace, corpus: Corpus) -> tuple[int, int]:
     """Return (unit points, upgrade points) of a player's remaining army, recording a step per unit."""
     army = upgrades = 0
@@ -208,6 +209,7 @@ def _score_units(name: str, units: Sequence[ArmyUnit], trace: Trace, corpus: Cor
     return army, upgrades
 
 
+@rule("rwm.57.4", "rwm.70.5", "rwm.70.2")
 def _score_player(raw: Player, token_value: int, skirmish: bool, trace: Trace,
                   corpus: Corpus) -> tuple[int, Breakdown, list[ArmyUnit]]:
     """Return (score, breakdown, units) for one player, recording a step per unit."""
@@ -245,6 +247,7 @@ def _summary(pos: ScoringPosition, out: ScoringOutcome, trace: Trace) -> str:
     return f"{winner} wins with the highest score ({listed})."
 
 
+@rule("rwm.70.2", "rwm.70.3")
 def _token_value(pos: ScoringPosition, trace: Trace, corpus: Corpus) -> int:
     """What each objective token is worth (halved, rounding up, in a skirmish)."""
     trace.step("Each player scores his own remaining army: every unit and upgrade neither destroyed nor "
@@ -257,6 +260,7 @@ def _token_value(pos: ScoringPosition, trace: Trace, corpus: Corpus) -> int:
     return token_value
 
 
+@rule("rwm.30.1", "rwm.90.1", "rwm.90.4", "rwm.69.3", "rwm.70", "rwm.90", "rwm.90.2")
 def _game_over(pos: ScoringPosition, out: ScoringOutcome, trace: Trace, corpus: Corpus) -> bool:
     """Whether the scores decide: elimination wins outright, and before the last round nothing is decided."""
     eliminated = out.eliminated

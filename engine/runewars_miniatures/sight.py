@@ -240,6 +240,7 @@ def _clip(tray: Polygon, arc: Polygon) -> BaseGeometry:
     return piece
 
 
+@rule("rwm.39", "rwm.39.2", "rwm.39.1", "rwm.39.3", "rwm.46.1", "rwm.46.1.b1")
 def _arc(unit: Unit, target: Unit, seen: Sight, arc: float, trace: Trace) -> None:
     """The firing arc, and whether the target is inside it (a part inside counts)."""
     trace.step(f"{unit.label}'s firing arc: the region in front of its front edge between the two arc lines "
@@ -257,6 +258,7 @@ def _arc(unit: Unit, target: Unit, seen: Sight, arc: float, trace: Trace) -> Non
                    "inside it.", "rwm.39.3", "rwm.46.1.b1")
 
 
+@rule("rwm.46.1", "rwm.46.1.b3", "rwm.46.1.b2", "rwm.81.9.b5")
 def _line(table: Table, unit: Unit, target: Unit, seen: Sight, trace: Trace) -> str:
     """A clear line from the front edge to the target, or what blocks every line; return the blockers' names."""
     terrain_ids = {t.id for t in table.terrain}

@@ -282,6 +282,7 @@ def is_aligned(unit: Unit, enemy: Unit) -> bool:
     return False
 
 
+@rule("rwm.5.6", "rwm.77.5.b4", "rwm.77.4", "rwm.77.1.b1")
 def _reveal(table: Table, pos: SquaringPosition, active: Unit, touching: list[Unit], out: SquaringOutcome,
             trace: Trace) -> Unit | None:
     """On a reveal while engaged: the enemy to square up with (exactly 1 engaged and not yet aligned), or None."""
@@ -308,6 +309,7 @@ def _reveal(table: Table, pos: SquaringPosition, active: Unit, touching: list[Un
     return target
 
 
+@rule("rwm.18", "rwm.77.1", "rwm.55.3", "rwm.77.4", "rwm.18.1")
 def _collision(table: Table, pos: SquaringPosition, active: Unit, touching: list[Unit], out: SquaringOutcome,
                trace: Trace, corpus: Corpus) -> Unit | None:
     """After a move: the enemies collided with, the panic tokens, and the enemy to square up with (or None)."""
@@ -362,6 +364,7 @@ def resolve_squaring_up(pos: SquaringPosition, trace: Trace, corpus: Corpus) -> 
     return out
 
 
+@rule("rwm.17.1", "rwm.18.1.b1", "rwm.16.1", "rwm.18.1")
 def _panic_step(trace: Trace, active: Unit, cause: str, modifier: str | None, panic: int, collided: int) -> None:
     if cause == "closing_in":
         trace.step("Closing in: the unit squares up, and the other effects of the collision (the panic token) are "
@@ -387,6 +390,7 @@ class Pivoted:
     flanking: bool
 
 
+@rule("rwm.55.4.b2", "rwm.77.3", "rwm.77.1")
 def _collision_kind(pos: SquaringPosition, active: Unit, target: Unit, out: SquaringOutcome,
                     trace: Trace) -> tuple[Leading, Collision] | None:
     """Which edge led the move and how it met the enemy (edge or corner); None when not on the leading edge."""
@@ -407,6 +411,7 @@ def _collision_kind(pos: SquaringPosition, active: Unit, target: Unit, out: Squa
     return lead, col
 
 
+@rule("rwm.77.2", "rwm.77.5.b3")
 def _pivot_way(pos: SquaringPosition, active: Unit, target: Unit, lead: Leading, col: Collision,
                out: SquaringOutcome, trace: Trace) -> Edge | None:
     """The enemy edge to square up to: from the ruler count of a corner collision, or the player's choice."""
@@ -445,6 +450,7 @@ def _pivot_way(pos: SquaringPosition, active: Unit, target: Unit, lead: Leading,
     return col.edge
 
 
+@rule("rwm.77.1", "rwm.77.5.b1", "rwm.77.2", "rwm.41.1")
 def _pivot(active: Unit, target: Unit, lead: Leading, col: Collision, enemy_edge: Edge, out: SquaringOutcome,
            trace: Trace) -> Pivoted:
     """Pivot about the point of contact until the leading edge lies flat on the enemy's edge (flanking?)."""
@@ -476,6 +482,7 @@ def _pivot(active: Unit, target: Unit, lead: Leading, col: Collision, enemy_edge
     return Pivoted(leading_edge(turned, new_dir, lead.kind), enemy_edge, turned, front, facing, pivot, flanking)
 
 
+@rule("rwm.77.1.b1", "rwm.77.1")
 def _slide(pos: SquaringPosition, active: Unit, target: Unit, sq: Pivoted, out: SquaringOutcome,
            trace: Trace) -> tuple[bool, Vec | None]:
     """Slide to the first aligned position: return (legal, final front midpoint or None while a choice is open)."""
@@ -508,6 +515,7 @@ def _slide(pos: SquaringPosition, active: Unit, target: Unit, sq: Pivoted, out: 
     return True, add(sq.front, mul(axis, dist if choice == "right" else -dist))
 
 
+@rule("rwm.77.5", "rwm.77.5.b3", "rwm.77.1")
 def _place(table: Table, active: Unit, target: Unit, final_front: Vec, facing: float, out: SquaringOutcome,
            trace: Trace) -> bool:
     """Where the unit ends; return False when that place is taken by another unit or terrain (77.5)."""

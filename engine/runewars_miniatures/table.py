@@ -630,7 +630,7 @@ def overlaps(table: Table) -> list[tuple[str, str]]:
     return [tuple(p) for p in table.sorted_pairs(out)]  # type: ignore[misc]
 
 
-@rule("rwm.60", "rwm.60.1", "rwm.55.3", "rwm.59.3", "rwm.59.1")
+@rule("rwm.60", "rwm.60.1", "rwm.55.3", "rwm.59.3", "rwm.59.1", "rwm.81")
 def check_overlaps(table: Table, trace: Trace) -> list[list[str]]:
     """Record a violation for each overlapping pair (an illegal position); return the pairs."""
     pairs = overlaps(table)

@@ -77,7 +77,8 @@ def _touching_trays(attacker: Unit, defender: Unit) -> tuple[bool, bool]:
     return partial_hit, other_hit
 
 
-@rule("rwm.34", "rwm.34.3", "rwm.41.1", "rwm.65.2", "rwm.46.1", "rwm.39.1", "rwm.64.3.b2", "rwm.65.3")
+@rule("rwm.34", "rwm.34.3", "rwm.41.1", "rwm.65.2", "rwm.46.1", "rwm.39.1", "rwm.64.3.b2", "rwm.65.3", "rwm.10.2",
+      "rwm.8", "rwm.66", "rwm.87.2", "rwm.41.1.b3")
 def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tuple[AttackPosition, TableProof]:
     """Return the attack position with its geometric facts filled in from the table, and their proof."""
     ranged = pos.attack_type == "ranged"
@@ -116,6 +117,7 @@ def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tu
     return derived, proof
 
 
+@rule("rwm.34", "rwm.34.5", "rwm.34.3.b1", "rwm.77.2", "rwm.34.3")
 def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPosition, att: dict[str, Any],
            trace: Trace) -> MeleeProof:
     """Engagement and the attacker's contacted edge(s), with the trays that touch (for threat)."""
@@ -149,6 +151,7 @@ def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPo
                       contact_points=points)
 
 
+@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.65.3")
 def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[list[str]], pos: AttackPosition,
             att: dict[str, Any], dfd: dict[str, Any], trace: Trace, corpus: Corpus) -> RangedProof:
     """Engagement, firing arc and line of sight, range, and the attacker's allies engaged with the target."""

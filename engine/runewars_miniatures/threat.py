@@ -60,6 +60,7 @@ def with_brutal(threat: int, brutal: int) -> int:
     return threat + brutal
 
 
+@rule("rwm.82.1", "rwm.34.3", "rwm.82.1.b2", "rwm.82.1.b2.side", "rwm.82.1.b2.rear")
 def explain_melee(formation: Formation, contact: Contact, trace: Trace) -> int:
     """Work out the melee threat before Brutal, recording the step and the rule case that decides it."""
     base = melee_base_threat(formation, contact)
