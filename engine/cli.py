@@ -263,6 +263,11 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     print(textwrap.fill(ruling.summary, _width()))
     print(f"\n{corpus.games.get(ruling.game, ruling.game)}: {ruling.situation}"
           + ("" if ruling.legal else "  —  NOT LEGAL"))
+    if ruling.reading:
+        print("\nWhat this ruling read:")
+        for line in ruling.reading:
+            print(textwrap.fill(line, _width(), initial_indent="  - ", subsequent_indent="    "))
+        print()
     for n, step in enumerate(ruling.steps, 1):
         print(textwrap.fill(step.text, _width(), initial_indent=f"{n:>3}. ", subsequent_indent="     "))
         for pid in step.cites:

@@ -123,6 +123,9 @@ class Ruling(Shape):
     legal: bool
     summary: str = Field(description="one plain sentence a player reads first: the verdict and the numbers that "
                                      "matter; \"Illegal: <first violation>.\" when not legal")
+    reading: list[str] = Field(description="short sentences restating what the ruling read from the position: the "
+                                           "sides, units or cards with the numbers that count, every bonus and its "
+                                           "source, who holds which role, the choices already stated (contract 0.3)")
     outcome: dict[str, Any] = Field(description="the situation's outcome (its `<Game><Situation>Outcome` "
                                                 "component where declared); `violations` when not legal")
     decisions: list[Decision]

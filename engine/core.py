@@ -131,10 +131,11 @@ class Resolution:
     decisions: tuple[Decision, ...]
     cites: tuple[str, ...]
     sources: Mapping[str, Mapping[str, Any]]
+    reading: tuple[str, ...] = ()
 
     @classmethod
     def from_trace(cls, game: str, situation: str, outcome: Mapping[str, Any], trace: Trace,
-                   corpus: Corpus) -> Resolution:
+                   corpus: Corpus, reading: Iterable[str] = ()) -> Resolution:
         """Build a resolution from a finished trace, listing every cited paragraph once, in order."""
         order: dict[str, None] = {}
         groups: list[Iterable[Step | Decision | Violation]] = [trace.steps, trace.decisions, trace.violations]
@@ -151,13 +152,14 @@ class Resolution:
         elif "violations" in outcome:
             outcome["violations"] = []
         return cls(game, situation, legal, summary_of(trace), outcome, tuple(trace.steps), tuple(trace.decisions),
-                   cites, sources)
+                   cites, sources, tuple(reading))
 
     def to_json(self) -> dict[str, Any]:
         """Return the contract's resolve output."""
         return {
             "game": self.game, "situation": self.situation, "legal": self.legal,
             "summary": self.summary,
+            "reading": list(self.reading),
             "outcome": dict(self.outcome),
             "decisions": [d.to_json() for d in self.decisions],
             "steps": [s.to_json() for s in self.steps],
@@ -351,4 +353,4 @@ def resolve(position: Any, corpus: Corpus | None = None) -> Resolution:
     outcome = sit.resolver(pos, trace, corpus)
     if isinstance(outcome, Outcome):
         outcome = outcome.to_json()
-    return Resolution.from_trace(sit.game, sit.name, outcome, trace, corpus)
+    return Resolution.from_trace(sit.game, sit.name, outcome, trace, corpus, pos.reading())

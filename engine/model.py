@@ -55,11 +55,19 @@ class Model(BaseModel):
 class Position(Model):
     """A whole position: ``game`` and ``situation`` plus the situation's fields.
 
-    Subclasses narrow ``game`` and ``situation`` with ``Literal`` types.
+    Subclasses narrow ``game`` and ``situation`` with ``Literal`` types, and restate themselves in a player's
+    words with :meth:`reading` (contract 0.3): the ruling carries those sentences so a player sees at a glance
+    that it is about the position they meant.
     """
 
     game: str
     situation: str
+
+    def reading(self) -> list[str]:
+        """Return short sentences restating what the ruling reads: sides, units or cards with the numbers that
+        count, bonuses and their sources, roles, choices already stated. Situations override this; the default
+        restates every stated field by its title."""
+        return restate(self)
 
 
 class OpenPosition(Position):
@@ -117,6 +125,49 @@ def refuse(message: str, field: str | int | None = None) -> PydanticCustomError:
     ``attacks[1]`` reports ``attacks[1].target``. The message is lower case and names the value.
     """
     return PydanticCustomError("runecodex", "{message}", {"message": message, "field": field})
+
+
+# ------------------------------------------------------------------------------------------ reading
+
+def _title(model: BaseModel, name: str) -> str:
+    info = type(model).model_fields[name]
+    return info.title or name.replace("_", " ").capitalize()
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, BaseModel):
+        parts = [f"{_title(value, k).lower()} {_words(v)}" for k, v in _stated(value)]
+        return ", ".join(parts) or "nothing stated"
+    if isinstance(value, list | tuple):
+        return "; ".join(_words(v) for v in value) if value else "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_words(v)}" for k, v in value.items()) if value else "none"
+    return str(value).replace("_", " ")
+
+
+def _stated(model: BaseModel) -> list[tuple[str, Any]]:
+    """Return the fields a player stated (or whose default counts), without the game and situation keys."""
+    out = []
+    for name, info in type(model).model_fields.items():
+        if name in ("game", "situation"):
+            continue
+        value = getattr(model, name)
+        if value is None or (name not in model.model_fields_set and not info.is_required()
+                             and value == info.get_default(call_default_factory=True)):
+            continue
+        out.append((name, value))
+    return out
+
+
+def restate(position: BaseModel) -> list[str]:
+    """Return one sentence per stated field of *position*: "Title: value." (the default :meth:`Position.reading`)."""
+    sentences = []
+    for name, value in _stated(position):
+        text = f"{_title(position, name)}: {_words(value)}"
+        sentences.append(text if text.endswith((".", "!", "?")) else text + ".")
+    return sentences
 
 
 # ------------------------------------------------------------------------------------------ schema
@@ -245,4 +296,4 @@ def validate(model: type[Position], data: Any) -> Position:
 
 
 __all__ = ["MAX_ITEMS", "Field", "Model", "OpenPosition", "Outcome", "Position", "drop_auto_titles", "labelled",
-           "maybe", "published_schema", "refuse", "unreadable", "validate"]
+           "maybe", "published_schema", "refuse", "restate", "unreadable", "validate"]

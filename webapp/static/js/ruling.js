@@ -59,6 +59,13 @@ export function renderRuling(ruling, position, onAnswer, opts = {}) {
   out.append(h("h2", {class: "verdict", tabindex: "-1"},
     ruling.legal ? "Ruling" : "Not allowed", h("span", {class: "badge"}, status)));
   if (ruling.summary) out.append(h("p", {class: "ruling-summary"}, ruling.summary));
+  // What the engine read (contract 0.3): shown with every ruling, so a ruling about another position than the
+  // one on screen is seen at once.
+  if ((ruling.reading || []).length) {
+    out.append(h("div", {class: "reading", role: "group", "aria-labelledby": "reading-title"},
+      h("h3", {id: "reading-title"}, "What this ruling read"),
+      h("ul", {class: "plain"}, ruling.reading.map((line) => h("li", {}, line)))));
+  }
   const shown = Object.entries(ruling.outcome || {}).filter(([k, v]) => k !== "violations" && !isEmpty(v));
   if (shown.length) {
     out.append(h("dl", {class: "outcome"}, shown.flatMap(([k, v]) =>
