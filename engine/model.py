@@ -142,8 +142,8 @@ def _words(value: Any) -> str:
         return ", ".join(parts) or "nothing stated"
     if isinstance(value, list | tuple):
         return "; ".join(_words(v) for v in value) if value else "none"
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {_words(v)}" for k, v in value.items()) if value else "none"
+    if isinstance(value, dict):  # in key order, so the sentence does not depend on how the JSON was written
+        return "; ".join(f"{k}: {_words(v)}" for k, v in sorted(value.items())) if value else "none"
     return str(value).replace("_", " ")
 
 

@@ -174,7 +174,7 @@ def test_a_lock_is_not_inherited_by_a_forked_child(tmp_path: Path) -> None:
             time.sleep(30)
             os._exit(0)
     try:
-        got = subprocess.run([sys.executable, "-c", "import sys\nfrom engine import locks\n"
+        got = subprocess.run([sys.executable, "-c", "import sys\nfrom engine.files import locks\n"
                               f"with locks.exclusive({str(lock)!r}, 'x'):\n    print('locked')"],
                              cwd=ROOT, capture_output=True, text=True, timeout=20, check=False)
         assert got.stdout.strip() == "locked" and "waiting" not in got.stderr
