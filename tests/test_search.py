@@ -642,3 +642,12 @@ def test_a_printed_locator_finds_its_paragraph(index: SearchIndex) -> None:
     siege = index.search("p. 12 Conduct a Siege", game="rune-age")
     assert siege.hits and all(h.source.page == 12 and "siege" in (h.source.section or "").lower() + h.title.lower()
                               for h in siege.hits)
+
+
+def test_a_bonus_written_plus_four_is_a_number_not_a_required_word(index: SearchIndex) -> None:
+    # "+4" is a bonus a player writes, not whoosh's "must hold 4": the question stays plain words
+    bonus = index.search("can my hero train strength up to +4", game="runewars")
+    plain = index.search("can my hero train strength up to 4", game="runewars")
+    assert bonus.total == plain.total and [h.id for h in bonus.hits] == [h.id for h in plain.hits]
+    assert index.search("flanking -attack", game="runewars-miniatures").total < index.search(
+        "flanking attack", game="runewars-miniatures").total  # "-word" still excludes
