@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from whoosh import query as wq
@@ -283,12 +283,14 @@ class Question:
 
     def corrected_text(self) -> str | None:
         """Return the question with each misspelt word replaced by its correction, or ``None``."""
-        if not self.corrected:
-            return None
-        text = self.text
-        for wrong, right in self.corrected:
-            text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text, flags=re.IGNORECASE)
-        return text
+        return _corrected(self.text, self.corrected) if self.corrected else None
+
+
+def _corrected(text: str, corrected: Iterable[tuple[str, str]]) -> str:
+    """Return *text* with each misspelt word of *corrected* ``(wrong, right)`` replaced."""
+    for wrong, right in corrected:
+        text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text, flags=re.IGNORECASE)
+    return text
 
 
 def parser(schema: Schema, fields: Sequence[str]) -> QueryParser:
@@ -412,6 +414,12 @@ def understand(text: str, *, games: Iterable[str], chosen_game: str | None, dete
         cleaned = text
     syntax = bool(_SYNTAX.search(cleaned))
     read = _read_words(cleaned, vocabulary, syntax)
+    if read.corrected and mention.game is None and (detect or chosen_game):
+        fixed = _corrected(text, read.corrected)
+        if detect_game(fixed, games).game is not None:  # a misspelt game name ("runeslingres") names it
+            again = understand(fixed, games=games, chosen_game=chosen_game, detect=detect, vocabulary=vocabulary,
+                               table=table, parse=parse, fields=fields, infer=infer)
+            return replace(again, text=text, corrected=tuple(dict.fromkeys(read.corrected + list(again.corrected))))
     parsed = None
     if syntax:
         negated = re.findall(r"(?:^|\s)(?:-|NOT\s+)(\w+)", cleaned)
