@@ -642,3 +642,20 @@ def test_a_printed_locator_finds_its_paragraph(index: SearchIndex) -> None:
     siege = index.search("p. 12 Conduct a Siege", game="rune-age")
     assert siege.hits and all(h.source.page == 12 and "siege" in (h.source.section or "").lower() + h.title.lower()
                               for h in siege.hits)
+
+
+def test_a_bonus_written_plus_four_is_a_number_not_a_required_word(index: SearchIndex) -> None:
+    # "+4" is a bonus a player writes, not whoosh's "must hold 4": the question stays plain words
+    bonus = index.search("can my hero train strength up to +4", game="runewars")
+    plain = index.search("can my hero train strength up to 4", game="runewars")
+    assert bonus.total == plain.total and [h.id for h in bonus.hits] == [h.id for h in plain.hits]
+    assert index.search("flanking -attack", game="runewars-miniatures").total < index.search(
+        "flanking attack", game="runewars-miniatures").total  # "-word" still excludes
+
+
+def test_a_misspelt_game_name_names_the_game(index: SearchIndex) -> None:
+    result = index.search("how does a draft work in runeslnigers", limit=3)
+    assert result.corrected is not None and "runeslingers" in result.corrected.split()
+    assert result.game == "runeslingers" and result.to_json()["detected_by"] == "name"
+    assert "runeslingers" not in index.understand("how does a draft work in runeslnigers").words  # no topic
+    assert result.hits[0].id == "rs.modes-of-play.draft", [h.id for h in result.hits]

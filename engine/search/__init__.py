@@ -35,9 +35,8 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +220,22 @@ class _Opened:
             self.postings[key] = found
         return found
 
+    def similarity(self, parts: Sequence[tuple[str, float]]) -> NDArray[np.float32] | None:
+        """Return every paragraph's similarity in meaning to a question read in weighted *parts* (its
+        question and its table story: ``Question.parts``), or ``None`` without the model."""
+        if self.vectors is None or not parts:
+            return None
+        if ranking.DENSE_PARTS and len(parts) > 1:
+            meaning = dense.meaning(parts, ranking.DENSE_PARTS)
+        else:
+            whole = dense.embed([" ".join(text for text, _ in parts)])
+            meaning = whole[0] if whole is not None else None
+        return self.vectors @ meaning if meaning is not None else None
+
+    def infer(self, weights: Sequence[tuple[str, float]]) -> str | None:
+        """Return the game the weighted stems of a question naming none point to (``rank.infer_game``)."""
+        return infer_game(self.tables, self.prior, weights)
+
     def idf(self, stem: str) -> float:
         """Return the rarity of a stemmed word in the paragraphs (for picking the answering sentence)."""
         return self.tables.rarity(stem)
@@ -304,7 +319,7 @@ class SearchIndex:
         opened = self._open()
         return understand(query, games=opened.games, chosen_game=game, detect=detect_game,
                           vocabulary=opened.vocabulary, table=opened.table, parse=opened.parse,
-                          fields=opened.fields, infer=partial(infer_game, opened.tables, opened.prior))
+                          fields=opened.fields, infer=opened.infer)
 
     def search(self, query: str, game: str | None = None, limit: int = DEFAULT_LIMIT, offset: int = 0,
                detect_game: bool = True) -> SearchResult:
@@ -376,8 +391,7 @@ class SearchIndex:
                                           line_weights, max(offset + limit, int(ranking.FUSE_DEPTH)))
         if opened.vectors is not None and total:
             # the question's topic words (typos corrected): question words and syntax never rank
-            meaning = dense.embed([" ".join(question.words)])
-            similarity = opened.vectors @ meaning[0] if meaning is not None else None
+            similarity = opened.similarity(question.parts)
             matched = scores > 0 if allowed is None else (scores > 0) & allowed
             ranked = fuse(ranked, similarity, matched, value)
         return ranked[offset:offset + limit], total
@@ -391,8 +405,10 @@ class SearchIndex:
         results = opened.searcher.search(question.query, limit=offset + limit + RERANK_WINDOW,
                                          filter=set(allowed) if allowed else None, optimize=False)
         scored = [(hit.docnum, hit.score or 0.0, opened.kinds[hit.docnum]) for hit in results]
-        word_docs = [opened.docs_with(stem) for stem in question.stems]
-        coverage = {doc: sum(doc in docs for docs in word_docs) / len(word_docs)
+        word_docs = [(opened.docs_with(stem), ranking.coordination_weight(opened.idf(stem)))
+                     for stem in question.stems]
+        held = sum(w for _, w in word_docs) or 1.0
+        coverage = {doc: sum(w for docs, w in word_docs if doc in docs) / held
                     for doc, _, _ in scored} if word_docs else {}
         answers = opened.numeric if question.quantity else frozenset()
         weights = {stem: max(opened.idf(stem), 0.0) for stem in question.stems}

@@ -65,6 +65,25 @@ def embed(texts: Sequence[str]) -> NDArray[np.float32] | None:
     return np.asarray(found.embed(list(texts), norm=True), dtype=np.float32)
 
 
+def meaning(parts: Sequence[tuple[str, float]], power: float = 1.0) -> NDArray[np.float32] | None:
+    """Return the unit vector of a question read in weighted *parts* (its question and its table story),
+    or ``None`` without the model.
+
+    The model's vector of a text is the mean of its tokens' vectors; a question's is here the mean
+    of all its tokens' vectors with each part's weighted by the part's weight to *power* (the story
+    around a question says less than the question itself, as it does for the words).
+    """
+    texts = [text for text, _ in parts if text]
+    found = model()
+    if found is None or not texts:
+        return None
+    means = np.asarray(found.embed(texts, norm=False), dtype=np.float32)
+    scale = np.array([len(text.split()) * weight ** power for text, weight in parts if text], dtype=np.float32)
+    combined = scale @ means
+    norm = float(np.linalg.norm(combined))
+    return (combined / norm).astype(np.float32) if norm else None
+
+
 def matrix_for(target: str, texts: Sequence[str]) -> NDArray[np.float32] | None:
     """Return the paragraphs' unit vectors of the generation at *target* (embedded once, then shared),
     or ``None`` without the model."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from whoosh import query as wq
@@ -279,15 +279,18 @@ class Question:
     weights: tuple[tuple[str, float], ...] = ()  # each stem searched and its weight
     phrases: tuple[tuple[tuple[str, ...], float], ...] = ()  # expansions: stems found together, weight
     inferred: bool = False  # the detected game was inferred from the words, not named
+    parts: tuple[tuple[str, float], ...] = ()  # the topic words of each piece (question, situation), its weight
 
     def corrected_text(self) -> str | None:
         """Return the question with each misspelt word replaced by its correction, or ``None``."""
-        if not self.corrected:
-            return None
-        text = self.text
-        for wrong, right in self.corrected:
-            text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text, flags=re.IGNORECASE)
-        return text
+        return _corrected(self.text, self.corrected) if self.corrected else None
+
+
+def _corrected(text: str, corrected: Iterable[tuple[str, str]]) -> str:
+    """Return *text* with each misspelt word of *corrected* ``(wrong, right)`` replaced."""
+    for wrong, right in corrected:
+        text = re.sub(rf"(?<!\w){re.escape(wrong)}(?!\w)", right, text, flags=re.IGNORECASE)
+    return text
 
 
 def parser(schema: Schema, fields: Sequence[str]) -> QueryParser:
@@ -303,7 +306,8 @@ def parser(schema: Schema, fields: Sequence[str]) -> QueryParser:
     return qp
 
 
-_SYNTAX = re.compile(r'"|(?:^|\s)[+-]\w|\b(?:AND|OR|NOT)\b')
+# A quote, +word, -word or an operator; "+4", "-1" (a bonus, a penalty) are numbers, not syntax.
+_SYNTAX = re.compile(r'"|(?:^|\s)[+-][^\W\d]|\b(?:AND|OR|NOT)\b')
 
 
 COORD_SCALE = 0.9  # whoosh's coordination bonus: a paragraph holding more of the words scores more
@@ -335,12 +339,14 @@ class _Read:
     corrected: list[tuple[str, str]]
     pieces: list[str]
     variants: list[tuple[str, float]] = field(default_factory=list)  # the corpus's other spelling of a word
+    parts: list[tuple[list[str], float]] = field(default_factory=list)  # the words of each segment, its weight
 
 
 def _read_words(cleaned: str, vocabulary: Vocabulary, syntax: bool) -> _Read:
     """Return the topic words of *cleaned* (corrected, weighted by :func:`segments`) and whoosh's text."""
     read = _Read([], [], [], [])
     for part, weight in segments(cleaned) if not syntax else [(cleaned, 1.0)]:
+        start = len(read.words)
         for token in re.split(r"(\W+)", part):
             low = token.lower()
             if not token or not _WORD_RE.fullmatch(token) or low in STOPS:
@@ -359,6 +365,8 @@ def _read_words(cleaned: str, vocabulary: Vocabulary, syntax: bool) -> _Read:
             read.weights.append(weight * (NUMBER_WEIGHT if low in NUMBER_WORDS else 1.0))
             read.pieces.append(low)
         read.pieces.append(" ")
+        if len(read.words) > start:
+            read.parts.append((read.words[start:], weight))
     return read
 
 
@@ -406,6 +414,12 @@ def understand(text: str, *, games: Iterable[str], chosen_game: str | None, dete
         cleaned = text
     syntax = bool(_SYNTAX.search(cleaned))
     read = _read_words(cleaned, vocabulary, syntax)
+    if read.corrected and mention.game is None and (detect or chosen_game):
+        fixed = _corrected(text, read.corrected)
+        if detect_game(fixed, games).game is not None:  # a misspelt game name ("runeslingres") names it
+            again = understand(fixed, games=games, chosen_game=chosen_game, detect=detect, vocabulary=vocabulary,
+                               table=table, parse=parse, fields=fields, infer=infer)
+            return replace(again, text=text, corrected=tuple(dict.fromkeys(read.corrected + list(again.corrected))))
     parsed = None
     if syntax:
         negated = re.findall(r"(?:^|\s)(?:-|NOT\s+)(\w+)", cleaned)
@@ -434,7 +448,7 @@ def understand(text: str, *, games: Iterable[str], chosen_game: str | None, dete
                     stems=tuple(weight), plain=not syntax,
                     expanded=tuple(dict.fromkeys(w for value in expanded for w in value)),
                     quantity=bool(QUANTITY.search(text)), weights=tuple(weight.items()), phrases=phrases,
-                    inferred=inferred)
+                    inferred=inferred, parts=tuple((" ".join(words), w) for words, w in read.parts))
 
 
 # --------------------------------------------------------------------------- snippets

@@ -42,7 +42,13 @@ def weighting() -> BM25F:
     return BM25F(B=B, K1=K1, **{f"{name}_B": b for name, b in FIELD_B.items()})
 
 
-COORD = 1.0  # the coordination bonus: a paragraph holding all the question's words scores 1 + COORD times more
+# The coordination counts each word by its weight times its idf (to COORD_IDF), the idf capped at
+# COORD_CAP: a word most paragraphs hold ("unit", "card", "turn": the incidental words of a table story)
+# counts less towards "holds all the question's words"; above the cap, a rare word counts no more than
+# any other topic word (one rare word the player used loosely does not decide alone).
+COORD_IDF = 1.0
+COORD_CAP = 1.5  # (0: no cap)
+COORD = 2.0  # the coordination bonus: a paragraph holding all the question's words scores 1 + COORD times more
 LINE = 0.5  # ... and 1 + COORD + LINE times more when one of its lines (title, short, asked) holds them all
 LINE_WINDOW = 40  # the best paragraphs (by the other bonuses) that the line bonus reorders
 QUANTITY = 0.3  # a "how many" question: a paragraph stating a number scores 1 + QUANTITY times more
@@ -86,25 +92,32 @@ def params() -> Params:
                   tuple((f, COMMON_SHARE) for f in COMMON_FIELDS))
 
 
+def coordination_weight(idf: float, weight: float = 1.0) -> float:
+    """Return what a question's word of rarity *idf* and *weight* counts for in the coordination."""
+    return weight * min(idf, COORD_CAP or idf) ** COORD_IDF if COORD_IDF else weight
+
+
 def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
                 phrases: Sequence[tuple[tuple[str, ...], float]] = ()) -> tuple[Floats, Floats]:
     """Return every paragraph's BM25F score for the weighted stems and the share of them it holds.
 
     Each stem adds weight x idf x its BM25F weight in the paragraph; an expansion of several words
     (*phrases*, e.g. "ranged attack") counts only in the paragraphs holding all of them. The share
-    (the coordination: 0 to 1) is over the question's own stems, by their weights.
+    (the coordination: 0 to 1) is over the question's own stems, by their weights and capped rarity
+    (:func:`coordination_weight`).
     """
     scores = np.zeros(tables.n, dtype=np.float32)
     held = np.zeros(tables.n, dtype=np.float32)
     total = 0.0
     for stem, weight in weights:
-        total += weight
+        share = coordination_weight(tables.rarity(stem), weight)
+        total += share
         found = tables.postings(stem)
         if found is None:
             continue
         docs, values = found
         scores[docs] += (weight * (1.0 if tables.idf_inside else tables.rarity(stem))) * values
-        held[docs] += weight
+        held[docs] += share
     for words, weight in phrases:
         runs = [tables.postings(w) for w in words]
         if any(r is None for r in runs):
@@ -119,30 +132,37 @@ def word_scores(tables: Tables, weights: Sequence[tuple[str, float]],
     return scores, held / (total or 1.0)
 
 
-def infer_game(tables: Tables, prior: Floats, weights: Sequence[tuple[str, float]]) -> str | None:
-    """Return the game a question's words point to, when they point to one clearly enough.
-
-    The question's words are scored in every game (BM25F, kind prior, coordination); the
-    :data:`GAME_TOP` best paragraphs vote for their game, the paragraph at rank r with 1/r. The game
-    with at least :data:`GAME_MIN` of the votes is the answer: a word every game uses ("counter",
-    "round") is outvoted by the words around it, which one game's paragraphs share. A question of
-    fewer than :data:`GAME_MIN_WORDS` topic words is a look-up across the games and gets none.
-    """
-    if len(tables.games) < 2 or len(weights) < GAME_MIN_WORDS:
-        return None
-    scores, held = word_scores(tables, weights)
-    adjusted = scores * prior * (1.0 + COORD * held)
+def _votes(tables: Tables, adjusted: Floats) -> Floats | None:
+    """Return each game's share of the votes of the :data:`GAME_TOP` best paragraphs by *adjusted*
+    (the paragraph at rank r votes for its game with 1/r), or ``None`` when none scores above 0."""
     top = int(GAME_TOP)
-    best = np.argsort(-adjusted, kind="stable")[:top]
+    best = np.argpartition(-adjusted, top)[:top] if len(adjusted) > top else np.arange(len(adjusted))
+    best = best[np.lexsort((best, -adjusted[best]))]
     votes = np.zeros(len(tables.games) + 1, dtype=np.float64)
     for rank, doc in enumerate(best.tolist(), 1):
         if adjusted[doc] > 0:
             votes[tables.doc_game[doc]] += 1.0 / rank
     total = votes.sum()
-    if not total:
+    return (votes[:len(tables.games)] / total).astype(np.float32) if total else None
+
+
+def infer_game(tables: Tables, prior: Floats, weights: Sequence[tuple[str, float]]) -> str | None:
+    """Return the game a question's words point to, when they point to one clearly enough.
+
+    The question's words are scored in every game (BM25F, kind prior, coordination); the
+    :data:`GAME_TOP` best paragraphs vote for their game, the paragraph at rank r with 1/r. The game with
+    at least :data:`GAME_MIN` of the votes is the answer: a word every game uses ("counter", "round")
+    is outvoted by the words around it, which one game's paragraphs share. A question of fewer than
+    :data:`GAME_MIN_WORDS` topic words is a look-up across the games and gets none.
+    """
+    if len(tables.games) < 2 or len(weights) < GAME_MIN_WORDS:
         return None
-    winner = int(votes[:len(tables.games)].argmax())
-    return tables.games[winner] if votes[winner] / total >= GAME_MIN else None
+    scores, held = word_scores(tables, weights)
+    shares = _votes(tables, scores * prior * (1.0 + COORD * held))
+    if shares is None:
+        return None
+    winner = int(shares.argmax())
+    return tables.games[winner] if shares[winner] >= GAME_MIN else None
 
 
 def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.bool_] | None,
@@ -185,6 +205,7 @@ def rank_plain(scores: Floats, held: Floats, prior: Floats, numbers: NDArray[np.
 FUSE_DEPTH = 20  # the word ranking's best paragraphs, and the dense ranking's, that are fused
 FUSE_K = 10.0  # reciprocal rank fusion: a paragraph at rank r adds 1 / (FUSE_K + r)
 DENSE_WEIGHT = 0.5  # ... times this for the dense ranking
+DENSE_PARTS = 1.0  # a long question's meaning: its pieces' vectors weighted by their weight to this power (0: one text)
 
 
 def fuse(ranked: Sequence[tuple[int, float]], similarity: Floats | None, matched: NDArray[np.bool_],
