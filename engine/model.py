@@ -148,14 +148,16 @@ def _words(value: Any) -> str:
 
 
 def _stated(model: BaseModel) -> list[tuple[str, Any]]:
-    """Return the fields a player stated (or whose default counts), without the game and situation keys."""
+    """Return the fields whose value counts (set, and not the default), without the game and situation keys.
+
+    A field left at its default reads the same whether or not the position states it, so two positions that
+    mean the same read the same."""
     out = []
     for name, info in type(model).model_fields.items():
         if name in ("game", "situation"):
             continue
         value = getattr(model, name)
-        if value is None or (name not in model.model_fields_set and not info.is_required()
-                             and value == info.get_default(call_default_factory=True)):
+        if value is None or (not info.is_required() and value == info.get_default(call_default_factory=True)):
             continue
         out.append((name, value))
     return out
