@@ -38,7 +38,7 @@ from engine.corpus import get_corpus  # noqa: E402
 
 RATIO_MEDIAN = 1.0  # a ruling costs no more than a plain jsonschema check of its input, at the median
 RATIO_EACH = 1.5  # ... and at most 1.5 times it for every situation that does not measure a table
-TABLE = frozenset({("runewars-miniatures", n) for n in ("attack", "contact", "line_of_sight", "range", "squaring")})
+TABLE = frozenset({("runewars-miniatures", n) for n in ("contact", "line_of_sight", "range", "squaring_up")})
 SOURCES = (ROOT / "engine" / "examples", ROOT.parent / "shared" / "examples", ROOT.parent / "shared" / "examples-new")
 
 
