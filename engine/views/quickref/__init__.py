@@ -15,9 +15,13 @@ each topic a heading, the ids of the corpus paragraphs it shows and its layout `
 Each rule is shown by its corpus ``short`` form (one line, numbers kept), rendered through
 :mod:`engine.views.render` (the corrected full text when a paragraph has no short form yet); every entry
 carries its locator in small print, an amended one an "errata" mark, and the header lists the errata
-applied. Body type is at least 8.5 pt and citations 6.8 pt; the default selection of each game fills
-two pages (A4 or Letter) of at most about 900 words each, set a little denser (down to 8.5 pt) only
-when needed; added topics (``--topics +a``) add pages.
+applied.
+
+Two sizes. The two-page sheet (``size="standard"``): body type at least 8.5 pt, citations 6.8 pt, two
+columns; the default selection of each game fills two pages (A4 or Letter) of at most about 900 words each,
+set a little denser (down to 8.5 pt) only when needed, or larger (11 pt) when it would leave its second
+page half empty; added topics (``--topics +a``) add pages. The large-type sheet (``size="large"``), read
+across the table: body 14 pt (never below 12), citations 9.5 pt, one column, one or two topics a page.
 
 The HTML page is the same document: a responsive one-column page on a phone, two columns on a wide
 screen, and the same sheet when printed (the print style sheet is the PDF's).
@@ -27,10 +31,10 @@ Functions for the command line, the web app and the site build::
     topics(game) -> list[Chapter]                       chapters with their topics (for checkboxes)
     default_topics(game) -> list[str]                   the keys of the default selection
     select_topics(game, spec) -> list[str]              parse "a,b", "+a,-b", "default,+a", "all,-b"
-    build(game, topics=None, paper="a4") -> QuickRef    the sheet as data (entries, tables, locators)
-    render_html(game, topics=None, paper="a4") -> str   a standalone HTML page (print CSS included)
-    render_pdf(game, topics=None, paper="a4") -> bytes  the PDF (WeasyPrint)
-    write(game, out, topics=None, paper="a4", fmt="pdf") -> Written   written aside, renamed into place
+    build(game, topics=None, paper="a4", size="standard") -> QuickRef   the sheet as data (entries, tables, …)
+    render_html(game, topics=None, paper="a4", size=…) -> str   a standalone HTML page (print CSS included)
+    render_pdf(game, topics=None, paper="a4", size=…) -> bytes  the PDF (WeasyPrint)
+    write(game, out, topics=None, paper="a4", fmt="pdf", size=…) -> Written   written aside, renamed into place
     build_defaults(out_dir) -> list[Path]               quickref-<game>.pdf for every game
 """
 
