@@ -339,13 +339,14 @@ def cmd_quickref(args: argparse.Namespace) -> int:
     from engine.files import ownership
     from engine.views.quickref import default_output, quickref_command
 
+    size = "large" if args.large else args.size
     if not args.list_topics and args.output != "-":
         fmt = args.format or ("html" if args.output and args.output.lower().endswith((".html", ".htm")) else "pdf")
-        target = Path(args.output) if args.output else default_output(args.game, fmt)
+        target = Path(args.output) if args.output else default_output(args.game, fmt, size)
         ownership.check_file(target, "the quick reference")  # never a file of the user's, a device or a link
     # refused before rendering; the sheet itself is written and recorded by engine.files.ownership.write_file
     return quickref_command(args.game, topics=args.topics, paper=args.paper, fmt=args.format,
-                            output=args.output, list_only=args.list_topics, as_json=args.json)
+                            output=args.output, list_only=args.list_topics, as_json=args.json, size=size)
 
 
 # --------------------------------------------------------------------------------------------- search
@@ -575,6 +576,10 @@ def _publishing_commands(sub: Any) -> None:
                    "the default selection (write --topics=-a when it starts with -), 'all', or a chapter key "
                    "for all its topics (see --list-topics)")
     p.add_argument("--paper", default="a4", help="a4 (default) or letter")
+    p.add_argument("--size", choices=("standard", "large"), default="standard",
+                   help="standard (default: the two-page sheet) or large (body type 13 pt, one or two topics "
+                   "a page, to read across the table)")
+    p.add_argument("--large", action="store_true", help="the same as --size large")
     p.add_argument("--format", choices=("pdf", "html"), help="pdf (default, or html when -o ends in .html)")
     p.add_argument("-o", "--output", help="file to write, - for standard output "
                    "(default build/quickref/quickref-GAME.pdf)")

@@ -6,6 +6,7 @@ icons; topic selection, paper sizes, HTML output, escaping and bad input (exit 2
 from __future__ import annotations
 
 import html as html_lib
+import itertools
 import json
 import re
 import subprocess
@@ -219,11 +220,13 @@ def test_amended_rules_show_their_corrected_text_and_numbers(defaults: dict[str,
     line = text[text.index("applied:"):][:600]
     for er in sheet.errata_applied:
         assert squash(er.locator) in line, er.id
-    # The back-cover summary gained a sixth step through its erratum (corrected facts): the sheet shows it.
-    turn = next(s for s in sheet.sections if s.key == "turn")
-    steps = turn.sequences[0].steps
+    # The back-cover round summary gained a sixth step through its erratum (corrected facts): the sheet shows
+    # it where that summary is chosen (the round at a glance; the turn itself lists the turn's 4 steps).
+    summary = quickref.build("rune-age", "+round-summary", corpus=corpus)
+    rounds = next(s for s in summary.sections if s.key == "round-summary")
+    steps = rounds.sequences[0].steps
     assert len(steps) == 6 and steps == tuple(corpus.fact("ra.quick-reference.a-player-s-turn", "steps"))
-    assert turn.sequences[0].errata and squash(steps[-1]) in text
+    assert rounds.sequences[0].errata and rounds.errata[0] in summary.errata_applied
     html = quickref.render_html("rune-age", corpus=corpus)
     for s in sheet.sections:
         for e in s.entries:
@@ -575,3 +578,215 @@ def test_html_page_is_responsive_and_prints_as_the_sheet(corpus: Corpus) -> None
     pdf = quickref.render(sheet, quickref.DEFAULT_MAX_PAGES)
     # The page the web app serves is the document the PDF is made from, in the same type size.
     assert quickref._html(sheet, quickref.Density.from_name(pdf.density)) == html
+
+
+# ------------------------------------------------------------------------------------ the large-type sheet
+#
+# Type size from a PDF: ``pdftotext -bbox`` gives each word's box, whose height is the font's ascent plus
+# descent at its size. For DejaVu Sans (Condensed), the sheet's font, that is 0.928 + 0.236 = 1.164 em, so
+# a word set in S pt has a box 1.164 * S pt high, and S = height / 1.164. The factor is measured (not
+# assumed) by :func:`box_per_pt` on a sample of known size and checked to be the same at 8 to 20 pt.
+
+def small_print_words(sheet: quickref.QuickRef, corpus: Corpus) -> set[str]:
+    """Return the words the sheet may set smaller than its body: locators, errata marks, the header's
+    source line and errata list, the page footer."""
+    small_print = " ".join([*(quickref.short_locator(corpus, pid) for s in sheet.sections for pid in s.ids),
+                            *(er.locator for er in sheet.errata_applied), *sheet.documents, sheet.game_title,
+                            "errata ERRATA applied: Runecodex — quick reference page of 1 2 3 4 5 6 7 8 9 10 "
+                            "restated in our own words; small print gives the book's place. ·"])
+    return {w.strip(".,;:()") for w in small_print.replace("\u00a0", " ").split()}
+
+
+def test_bbox_height_converts_to_point_size_on_known_samples(tmp_path: Path, box_per_pt: float) -> None:
+    from weasyprint import HTML
+
+    assert 1.164 * 0.98 < box_per_pt < 1.164 * 1.02  # DejaVu Sans: ascent 0.928 + descent 0.236 em
+    for size in (8, 12, 14, 20):
+        path = tmp_path / f"s{size}.pdf"
+        path.write_bytes(HTML(string=f'<p style="font-family: \'DejaVu Sans Condensed\', \'DejaVu Sans\'; '
+                                     f'font-size: {size}pt">Calibrate</p>').write_pdf())
+        ((_, height),) = word_heights(path)
+        assert height / box_per_pt == pytest.approx(size, rel=0.01), size
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Write the large-type sheet of every game with the command line, once."""
+    out = tmp_path_factory.mktemp("large")
+    paths = {}
+    for n, game in enumerate(GAMES):
+        paths[game] = out / f"{game}.pdf"
+        flag = ["--large"] if n % 2 else ["--size", "large"]  # both spellings
+        assert main(["quickref", "--game", game, *flag, "-o", str(paths[game])]) == 0
+    return paths
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_large_sheet_body_is_at_least_12_pt(game: str, large: dict[str, Path], box_per_pt: float,
+                                            corpus: Corpus) -> None:
+    words = word_heights(large[game])
+    sheet = quickref.build(game, corpus=corpus, size="large")
+    allowed = small_print_words(sheet, corpus)
+    body = [(w, h / box_per_pt) for w, h in words if w.strip(".,;:()") not in allowed]
+    assert len(body) > len(words) / 2
+    small = sorted({w for w, pt in body if pt < 12 - 0.05})
+    assert not small, f"{game}: body words set below 12 pt: {small[:12]}"
+    sizes = sorted(pt for _, pt in body)
+    assert sizes[len(sizes) // 2] >= 13.9, f"{game}: median body size {sizes[len(sizes) // 2]:.2f} pt"
+    assert min(h for _, h in words) / box_per_pt >= 9.4  # citations too are larger than on the 2-page sheet
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_large_sheet_has_one_or_two_topics_a_page_and_every_topic(game: str, large: dict[str, Path],
+                                                                   corpus: Corpus) -> None:
+    sheet = quickref.build(game, corpus=corpus, size="large")
+    groups = sheet.page_groups
+    assert int(pdf_info(large[game])["Pages"]) == len(groups), "each page group fits on its page"
+    assert all(1 <= len(g) <= 2 for g in groups)
+    for n, group in enumerate(groups, 1):
+        out = subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-raw", "-enc", "UTF-8", str(large[game]),
+                              "-"], check=True, capture_output=True, text=True).stdout
+        page = squash(out)
+        for section in group:
+            assert squash(section.heading) in page, (n, section.key)
+    assert [s.key for g in groups for s in g] == [s.key for s in quickref.build(game, corpus=corpus).sections]
+
+
+def test_large_html_page_and_default_output_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 corpus: Corpus, capsys: pytest.CaptureFixture[str]) -> None:
+    html = quickref.render_html("runewars", corpus=corpus, size="large")
+    assert "font-size: 14.0pt" in html and 'class="page-group"' in html and "columns: 1;" in html
+    monkeypatch.chdir(tmp_path)
+    assert main(["quickref", "--game", "runeslingers", "--topics", "power", "--large"]) == 0
+    assert "large type" in capsys.readouterr().out
+    assert (tmp_path / "build" / "quickref" / "quickref-runeslingers-large.pdf").is_file()
+    with pytest.raises(UnreadableInputError) as caught:
+        quickref.build("runewars", size="huge", corpus=corpus)
+    assert caught.value.path == "size" and "'huge'" in caught.value.message
+    with pytest.raises(SystemExit):
+        main(["quickref", "--game", "runewars", "--size", "huge"])
+    assert "invalid choice: 'huge'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------ glitches of issue 28
+
+def lone_words(path: Path, table_words: set[str]) -> list[tuple[int, str, str]]:
+    """Return the words left alone on a line of the PDF while their sentence goes on below from the same left
+    edge (``pdftotext -bbox-layout``: a line of one word, a step number aside, then the next line of the page,
+    right below in the same type size, longer), leaving out table cells, where a short cell above another is
+    normal. Lines are compared across pdftotext's blocks: the broken step 7 came out as two blocks."""
+    out = subprocess.run(["pdftotext", "-bbox-layout", "-enc", "UTF-8", str(path), "-"], check=True,
+                         capture_output=True, text=True).stdout
+    word = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')
+    found = []
+    for n, page in enumerate(re.findall(r"<page .*?</page>", out, re.S), 1):
+        lines = [[(float(a), float(b), float(c), float(d), html_lib.unescape(w))
+                  for a, b, c, d, w in word.findall(line)] for line in re.findall(r"<line .*?</line>", page, re.S)]
+        for this, below in itertools.pairwise(lines):
+            text = [w for w in this if not w[4].isdigit()]
+            if len(text) != 1 or not below:
+                continue
+            (x0, y0, x1, y1, alone), first = text[0], below[0]
+            if (abs(first[0] - x0) < 1.5 and 0 <= first[1] - y1 < 0.5 * (y1 - y0)
+                    and abs((first[3] - first[1]) - (y1 - y0)) < 0.3 and below[-1][2] - first[0] > 3 * (x1 - x0)
+                    and alone.strip(".,;:()") not in table_words):
+                found.append((n, alone, " ".join(w[4] for w in below)))
+    return found
+
+
+def table_words(sheet: quickref.QuickRef) -> set[str]:
+    """Return the words of the sheet's table cells (tables, lookup titles, facts)."""
+    cells = [c for s in sheet.sections for t in s.tables for c in (*t.columns, *(x for r in t.rows for x in r))]
+    cells += [e.title for s in sheet.sections if s.block == "lookup" for e in s.entries]
+    cells += [f.label for s in sheet.sections for f in s.facts]
+    return {w.strip(".,;:()") for c in cells for w in c.split()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_word_is_left_alone_on_a_line(game: str, defaults: dict[str, Path], large: dict[str, Path],
+                                         corpus: Corpus) -> None:
+    """Runeslingers p. 1, step 7 of playing a card broke after "The" (and step 4 after "effects")."""
+    words = table_words(quickref.build(game, corpus=corpus))
+    assert lone_words(defaults[game], words) == []
+    assert lone_words(large[game], words) == []
+    if game == "runeslingers":
+        raw = subprocess.run(["pdftotext", "-raw", "-enc", "UTF-8", str(defaults[game]), "-"], check=True,
+                             capture_output=True, text=True).stdout
+        assert re.search(r"^(7 )?The card's effects resolve", raw, re.M), "step 7 starts its line whole"
+
+
+LOCATOR_LINE = re.compile(r"^(p\.|RR|FAQ|Errata|Quick Reference|[A-Z]{2,3} p\.)[\s\d.#:A-Za-z']{0,40}$")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_page_starts_with_a_locator(game: str, defaults: dict[str, Path]) -> None:
+    """Runewars p. 2 began with "p. 40" alone: the battle sequence's locator, split from its steps."""
+    for n in (1, 2):
+        out = subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-raw", "-enc", "UTF-8", str(defaults[game]),
+                              "-"], check=True, capture_output=True, text=True).stdout
+        first = next(line for line in out.splitlines() if line.strip())
+        assert not LOCATOR_LINE.match(first.replace("\u00a0", " ").strip()), f"page {n} starts with {first!r}"
+
+
+def test_rune_age_turn_lists_the_turn_steps_once(defaults: dict[str, Path], corpus: Corpus) -> None:
+    """The turn listed "draw up to five" twice and the round's "Event occurs" (the back-cover round summary)."""
+    text = pdf_text(defaults["rune-age"])
+    assert "Event Occurs" not in text  # the round's step, in the round summary (not a default topic)
+    assert text.count("up to Five Cards") == 1, "the turn's draw, once"
+    assert all(squash(step) in text for step in corpus.fact("ra.a-player-s-turn", "turn_steps"))
+    sheet = quickref.build("rune-age", corpus=corpus)
+    shown = [step for s in sheet.sections if s.key == "turn" for seq in s.sequences for step in seq.steps]
+    assert len(shown) == 4 and len(set(shown)) == 4
+
+
+def column_fill(path: Path, page: int) -> list[float]:
+    """Return how far down each of the page's two columns its text reaches, as a share of the text area
+    (from the top of the first line to the footer), ``pdftotext -bbox``."""
+    out = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(path), "-"], check=True,
+                         capture_output=True, text=True).stdout
+    width = float(re.search(r'<page width="([\d.]+)"', out).group(1))  # type: ignore[union-attr]
+    boxes = [tuple(map(float, m)) for m in
+             re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', out)]
+    footer = max(y1 for _, _, y1 in boxes)
+    text = [b for b in boxes if b[2] < footer - 15]
+    top = min(y0 for _, y0, _ in text)
+    bottoms = [max((y1 for x0, _, y1 in text if (x0 < width / 2) == left), default=top) for left in (True, False)]
+    return [round((b - top) / (footer - 20 - top), 2) for b in bottoms]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_second_page_is_not_half_empty(game: str, defaults: dict[str, Path]) -> None:
+    """Runeslingers p. 2 filled one column of two (set in 9.8 pt); the sheet is now set larger to fill it."""
+    fill = column_fill(defaults[game], 2)
+    assert sum(fill) / 2 >= 0.6, f"{game}: page 2 columns filled {fill}"
+
+
+# ------------------------------------------------------------------------------------ the web app
+
+@pytest.mark.slow
+def test_app_offers_the_large_type_and_sends_downloads(tmp_path: Path) -> None:
+    import time
+
+    from webapp.app import create_app
+
+    app = create_app({"TESTING": True, "SITE_DIR": str(tmp_path)})
+    client = app.test_client()
+    try:
+        page = client.get("/quickref/runeslingers").get_data(as_text=True)
+        assert 'name="size"' in page and 'value="large"' in page and 'value="standard"' in page
+        for size, name in (("large", "quickref-runeslingers-large.pdf"), ("standard", "quickref-runeslingers.pdf")):
+            for _attempt in range(30):  # a busy printer answers 503 + Retry-After until the PDF is ready
+                resp = client.get(f"/quickref/runeslingers.pdf?t=power&size={size}")
+                if resp.status_code != 503:
+                    break
+                time.sleep(min(int(resp.headers["Retry-After"]), 3))
+            assert resp.status_code == 200 and resp.data.startswith(b"%PDF"), resp.status_code
+            assert resp.headers["Content-Disposition"] == f'attachment; filename="{name}"'
+        bad = client.get("/quickref/runeslingers.pdf?size=huge", headers={"Accept": "application/json"})
+        assert bad.status_code == 400 and bad.get_json()["path"] == "size"
+        preview = client.get("/quickref/runeslingers.html?t=power&size=large").get_data(as_text=True)
+        assert 'class="page-group"' in preview
+    finally:
+        pool = app.extensions.get("runecodex-pdf")
+        if pool is not None:
+            pool.shutdown()

@@ -3,7 +3,7 @@
 WeasyPrint takes seconds of CPU per sheet; rendered in a request thread it holds the GIL and one of the
 server's few threads, so a handful of PDF requests would stall every other client. :class:`PdfPool`
 renders in a separate process (``spawn``: one worker by default), keeps the PDFs in a byte-bounded
-cache keyed by corpus version + game + topics + paper, and shares one render among identical requests.
+cache keyed by corpus version + game + topics + paper + size, and shares one render among identical requests.
 
 At most *waiters* request threads wait for a render (up to *wait_seconds*); every other request for a
 PDF that is not ready gets ``503`` with ``Retry-After`` at once (its render stays queued, so the retry is
@@ -57,7 +57,8 @@ def warm_worker() -> bool:
     return True
 
 
-def render_in_worker(rules: str, version: str, game: str, topics: list[str], paper: str) -> bytes:
+def render_in_worker(rules: str, version: str, game: str, topics: list[str], paper: str,
+                     size: str = "standard") -> bytes:
     """Render one PDF in the worker process from the corpus of *rules* at *version* (its digest)."""
     from engine.corpus import corpus_version, load_corpus
     from engine.views.quickref import render_pdf
@@ -70,7 +71,7 @@ def render_in_worker(rules: str, version: str, game: str, topics: list[str], pap
             raise ServiceBusyError("the rules changed; the quick reference will be ready in a few seconds")
         _WORKER_CORPUS.clear()
         _WORKER_CORPUS[version] = corpus
-    data: bytes = render_pdf(game, topics, paper, corpus)
+    data: bytes = render_pdf(game, topics, paper, corpus, size)
     if corpus_version(root).digest != version:  # quickref.yaml is read while rendering: still that version?
         raise ServiceBusyError("the rules changed; the quick reference will be ready in a few seconds")
     return data
@@ -99,7 +100,8 @@ class PdfPool:
     def _retry_after(self) -> int:
         return SECONDS_PER_RENDER * (1 + len(self._inflight) // max(1, self.workers))
 
-    def get(self, key: Hashable, rules: Path, version: str, game: str, topics: list[str], paper: str) -> bytes:
+    def get(self, key: Hashable, rules: Path, version: str, game: str, topics: list[str], paper: str,
+            size: str = "standard") -> bytes:
         """Return the PDF of *key* from the cache, or render it (waiting only when a waiter slot is free)."""
         hit = self.cache.peek(key)
         if hit is not None:
@@ -111,10 +113,10 @@ class PdfPool:
                     raise ServiceBusyError("the quick-reference printer is busy; try again shortly",
                                            retry_after=self._retry_after(), path="")
                 try:
-                    future = self._pool().submit(render_in_worker, str(rules), version, game, topics, paper)
+                    future = self._pool().submit(render_in_worker, str(rules), version, game, topics, paper, size)
                 except (BrokenProcessPool, RuntimeError):
                     self._executor = None
-                    future = self._pool().submit(render_in_worker, str(rules), version, game, topics, paper)
+                    future = self._pool().submit(render_in_worker, str(rules), version, game, topics, paper, size)
                 self._inflight[key] = future
                 future.add_done_callback(functools.partial(self._finished, key))
         if not self._waiters.acquire(blocking=False):

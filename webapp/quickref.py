@@ -1,8 +1,12 @@
 """Serve the printable quick references: pick topics per game, download the PDF or preview the page.
 
+Two sizes: the two-page sheet (``size=standard``) and the large-type sheet read across the table
+(``size=large``: body 14 pt, one or two topics a page). The PDF is sent as a download (``Content-Disposition:
+attachment`` with its file name); the preview is the HTML page.
+
 PDFs are rendered by :class:`webapp.pdf_pool.PdfPool` (a worker process, a bounded queue, 503 with
-``Retry-After`` when busy) and cached by corpus version + game + topics + paper; the topics and paper
-are checked in the request first, so a bad selection is a 400 at once.
+``Retry-After`` when busy) and cached by corpus version + game + topics + paper + size; the topics, paper
+and size are checked in the request first, so a bad selection is a 400 at once.
 """
 
 from __future__ import annotations
@@ -48,6 +52,15 @@ def _selection() -> tuple[str | None, str]:
     return spec, request.args.get("paper", "a4")
 
 
+def _size(qr: Any) -> str:
+    """Return the sheet size of this request (``standard`` unless ``?size=large``), checked."""
+    size = request.args.get("size", "standard")
+    key = size.strip().lower()
+    if key not in qr.SIZES:
+        raise UnreadableInputError(f"unknown size {size[:40]!r} (one of {', '.join(qr.SIZES)})", path="size")
+    return str(key)
+
+
 def _module() -> Any:
     try:
         from engine.views import quickref
@@ -74,19 +87,22 @@ def choose(game: str) -> str:
 
 @bp.get("/<game>.pdf")
 def pdf(game: str) -> Response:
-    """Return the PDF of *game* for ``?t=key&t=key…`` (or ``?topics=spec``) and ``?paper=``."""
+    """Return the PDF of *game* for ``?t=key&t=key…`` (or ``?topics=spec``), ``?paper=`` and ``?size=``,
+    as a download named ``quickref-<game>.pdf`` (``quickref-<game>-large.pdf`` for the large type)."""
     qr = _module()
     spec, paper = _selection()
+    size = _size(qr)
     snap = services().snapshot()
     keys = tuple(qr.select_topics(game, spec, snap.corpus))
     paper_key = paper.strip().lower()
     if paper_key not in qr.PAPERS:
         raise UnreadableInputError(f"unknown paper {paper!r} (one of {', '.join(qr.PAPERS)})", path="paper")
     svc = services()
-    data = pdf_pool().get((snap.version, game, keys, paper_key), svc.versions.rules, snap.version, game,
-                          list(keys), paper_key)
+    data = pdf_pool().get((snap.version, game, keys, paper_key, size), svc.versions.rules, snap.version, game,
+                          list(keys), paper_key, size)
     resp = Response(data, mimetype="application/pdf")
-    resp.headers["Content-Disposition"] = f'inline; filename="quickref-{game}.pdf"'
+    name = f"quickref-{game}{'' if size == 'standard' else '-' + size}.pdf"  # game: a known game's key
+    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return resp
 
 
@@ -95,4 +111,5 @@ def html(game: str) -> Response:
     """Return the sheet of *game* as a standalone page (the same selection rules as the PDF)."""
     qr = _module()
     spec, paper = _selection()
-    return Response(qr.render_html(game, spec, paper, corpus=services().corpus), mimetype="text/html")
+    return Response(qr.render_html(game, spec, paper, corpus=services().corpus, size=_size(qr)),
+                    mimetype="text/html")

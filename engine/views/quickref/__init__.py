@@ -15,9 +15,13 @@ each topic a heading, the ids of the corpus paragraphs it shows and its layout `
 Each rule is shown by its corpus ``short`` form (one line, numbers kept), rendered through
 :mod:`engine.views.render` (the corrected full text when a paragraph has no short form yet); every entry
 carries its locator in small print, an amended one an "errata" mark, and the header lists the errata
-applied. Body type is at least 8.5 pt and citations 6.8 pt; the default selection of each game fills
-two pages (A4 or Letter) of at most about 900 words each, set a little denser (down to 8.5 pt) only
-when needed; added topics (``--topics +a``) add pages.
+applied.
+
+Two sizes. The two-page sheet (``size="standard"``): body type at least 8.5 pt, citations 6.8 pt, two
+columns; the default selection of each game fills two pages (A4 or Letter) of at most about 900 words each,
+set a little denser (down to 8.5 pt) only when needed, or larger (11 pt) when it would leave its second
+page half empty; added topics (``--topics +a``) add pages. The large-type sheet (``size="large"``), read
+across the table: body 14 pt (never below 12), citations 9.5 pt, one column, one or two topics a page.
 
 The HTML page is the same document: a responsive one-column page on a phone, two columns on a wide
 screen, and the same sheet when printed (the print style sheet is the PDF's).
@@ -27,10 +31,10 @@ Functions for the command line, the web app and the site build::
     topics(game) -> list[Chapter]                       chapters with their topics (for checkboxes)
     default_topics(game) -> list[str]                   the keys of the default selection
     select_topics(game, spec) -> list[str]              parse "a,b", "+a,-b", "default,+a", "all,-b"
-    build(game, topics=None, paper="a4") -> QuickRef    the sheet as data (entries, tables, locators)
-    render_html(game, topics=None, paper="a4") -> str   a standalone HTML page (print CSS included)
-    render_pdf(game, topics=None, paper="a4") -> bytes  the PDF (WeasyPrint)
-    write(game, out, topics=None, paper="a4", fmt="pdf") -> Written   written aside, renamed into place
+    build(game, topics=None, paper="a4", size="standard") -> QuickRef   the sheet as data (entries, tables, …)
+    render_html(game, topics=None, paper="a4", size=…) -> str   a standalone HTML page (print CSS included)
+    render_pdf(game, topics=None, paper="a4", size=…) -> bytes  the PDF (WeasyPrint)
+    write(game, out, topics=None, paper="a4", fmt="pdf", size=…) -> Written   written aside, renamed into place
     build_defaults(out_dir) -> list[Path]               quickref-<game>.pdf for every game
 """
 
@@ -64,6 +68,7 @@ from engine.views.quickref.icons import svg
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAPERS: dict[str, str] = {"a4": "A4", "letter": "Letter"}
 FORMATS = ("pdf", "html")
+SIZES = ("standard", "large")  # the two-page sheet; the large-type sheet read across the table
 DEFAULT_MAX_PAGES = 2
 MAX_WORDS_PER_PAGE = 900
 
@@ -78,8 +83,8 @@ class Density:
 
     @classmethod
     def from_name(cls, name: str) -> Density:
-        """Return the density called *name* (``normal``, ``compact`` or ``tight``)."""
-        for d in (*DENSITIES, ROOMY):
+        """Return the density called *name* (``normal``, ``compact``, ``tight``, ``roomy`` or ``large``)."""
+        for d in (AIRY, *DENSITIES, ROOMY, LARGE):
             if d.name == name:
                 return d
         known = ", ".join(d.name for d in DENSITIES)
@@ -89,7 +94,41 @@ class Density:
 # Body type never goes below 8.5 pt (citations 6.8 pt): a sheet read at arm's length across a table.
 DENSITIES = (Density("normal", 9.8, 1.28), Density("compact", 9.4, 1.24), Density("tight", 8.8, 1.2))
 ROOMY = Density("roomy", 10.2, 1.32)  # for long selections whose pages would be crowded
+LARGE = Density("large", 14.0, 1.3)  # the large-type sheet: read across the table, body never below 12 pt
+LARGE_LINE_WORDS = 12  # words a line of the large type holds on A4 or Letter (measured)
+LARGE_PAGE_LINES = 40  # lines two topics may take together on one large-type page (44-50 fit: room kept)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The sheet's type scale besides the body: columns, small print, headings, step numbers (points)."""
+
+    columns: int
+    small: float
+    h1: float
+    h2: float
+    h3: float
+    number: float
+    margin: str
+    screen_px: float
+
+    @classmethod
+    def of(cls, size: str) -> Scale:
+        """Return the scale of *size* (``standard`` or ``large``)."""
+        return SCALES[size]
+
+    def step_indent(self, density: Density) -> float:
+        """Return the hanging indent of a numbered step, in ems of the body (number width and a gap)."""
+        return round(1.4 * self.number / density.font_pt + 0.45, 3)
+
+
+SCALES = {"standard": Scale(2, 6.8, 16, 9.5, 10.5, 8.5, "9mm 6mm 10mm 6mm", 12.5),
+          "large": Scale(1, 9.5, 24, 13, 17, 12, "12mm 14mm 13mm 14mm", 17)}
 DENSITY_WORDS = (730, 840)  # estimated words a page holds at the normal and compact sizes (measured)
+# A default sheet with few words is set larger so that its second page is not left half empty (Runeslingers'
+# was: 9.8 pt filled a page and a half); AIRY_WORDS is the words a page holds at that size (measured).
+AIRY = Density("airy", 11.0, 1.3)
+AIRY_WORDS = 640
 
 
 def game_topics(game: str, corpus: Corpus | None = None) -> GameTopics:
@@ -363,6 +402,23 @@ class Section:
                 n += len(e.title.split())
         return n
 
+    def lines(self, per_line: int) -> float:
+        """Return about how many lines of *per_line* words the section takes in one column: every step,
+        table row and rule starts a line of its own (for grouping topics on the large-type pages)."""
+        def wrap(text: str, width: float = per_line) -> int:
+            return max(1, -(-len(text.split()) // max(1, int(width))))
+
+        n = 2.0  # the heading (larger type) and the space under it
+        for x in self.sequences:
+            n += sum(wrap(step) for step in x.steps) + (1 if x.errata else 0.5)  # the locator ends the list
+        for t in self.tables:
+            n += 2 + sum(wrap(" ".join(r), per_line * 0.8) for r in t.rows)
+        n += len(self.facts) * 1.1
+        for e in (*self.entries, *self.notes):
+            title = e.title if self.block in ("callouts", "lookup") or e.icon else ""
+            n += wrap(f"{title} {e.text} {e.locator}") + (0.5 if self.block == "callouts" else 0.15)
+        return n
+
     @property
     def errata(self) -> tuple[Erratum, ...]:
         """Return the errata applied to anything in the section."""
@@ -418,6 +474,32 @@ class QuickRef:
     is_default: bool
     sections: tuple[Section, ...]
     documents: tuple[str, ...]
+    size: str = "standard"
+
+    @property
+    def chapter_openers(self) -> set[str]:
+        """Return the keys of the sections that open a chapter (its heading is printed above them)."""
+        return {s.key for n, s in enumerate(self.sections)
+                if n == 0 or s.chapter != self.sections[n - 1].chapter}
+
+    @property
+    def page_groups(self) -> tuple[tuple[Section, ...], ...]:
+        """Return the sections grouped by page: all on the flowing two-page sheet; on the large-type sheet
+        one or two topics a page (two when together they take at most :data:`LARGE_PAGE_LINES` lines)."""
+        if self.size != "large":
+            return (self.sections,)
+        openers = self.chapter_openers
+        groups: list[list[Section]] = []
+        room = 0.0
+        for s in self.sections:
+            need = s.lines(LARGE_LINE_WORDS) + (1.5 if s.key in openers else 0)  # a chapter's heading
+            if groups and len(groups[-1]) == 1 and need <= room:
+                groups[-1].append(s)
+            else:
+                groups.append([s])
+                room = LARGE_PAGE_LINES - (5 if len(groups) == 1 else 0)  # the first page carries the header
+            room -= need
+        return tuple(tuple(g) for g in groups)
 
     @property
     def errata_applied(self) -> tuple[Erratum, ...]:
@@ -440,7 +522,8 @@ class QuickRef:
         return tuple(dict.fromkeys(e.icon for s in self.sections for e in s.entries if e.icon))
 
     @classmethod
-    def from_selection(cls, corpus: Corpus, game: str, topic_keys: Iterable[str], paper: str) -> QuickRef:
+    def from_selection(cls, corpus: Corpus, game: str, topic_keys: Iterable[str], paper: str,
+                       size: str = "standard") -> QuickRef:
         """Return the sheet of *game* for topic keys already checked by :func:`select_topics`."""
         gt = game_topics(game, corpus)
         keys = tuple(topic_keys)
@@ -456,7 +539,7 @@ class QuickRef:
         docs = [d.title for d in corpus.documents.values() if d.game == game]
         default = tuple(t.key for t in gt.all_topics if t.default)
         return cls(game, corpus.games.get(game, game), paper, keys, keys == default, tuple(sections),
-                   tuple(docs))
+                   tuple(docs), size)
 
 
 def _paper(paper: str) -> str:
@@ -466,13 +549,21 @@ def _paper(paper: str) -> str:
     return key
 
 
+def _size(size: str) -> str:
+    key = (size or "").strip().lower()
+    if key not in SIZES:
+        raise UnreadableInputError(f"unknown size {size!r} (one of {', '.join(SIZES)})", path="size")
+    return key
+
+
 def build(game: str, topics: str | Sequence[str] | None = None, paper: str = "a4",
-          corpus: Corpus | None = None) -> QuickRef:
-    """Return the sheet of *game* for a topic selection (see :func:`select_topics`) on *paper*."""
+          corpus: Corpus | None = None, size: str = "standard") -> QuickRef:
+    """Return the sheet of *game* for a topic selection (see :func:`select_topics`) on *paper*, in the
+    two-page type (``standard``) or the large type read across the table (``large``)."""
     corpus = corpus if corpus is not None else get_corpus()
-    paper_key = _paper(paper)
+    paper_key, size_key = _paper(paper), _size(size)
     keys = select_topics(game, topics, corpus)
-    return QuickRef.from_selection(corpus, game, keys, paper_key)
+    return QuickRef.from_selection(corpus, game, keys, paper_key, size_key)
 
 
 # --------------------------------------------------------------------------------------- rendering
@@ -508,15 +599,17 @@ def _environment() -> Environment:
 
 def _html(sheet: QuickRef, density: Density) -> str:
     env = _environment()
+    scale = Scale.of(sheet.size)
     css = env.get_template("quickref.css.j2").render(page_size=PAPERS[sheet.paper], density=density,
-                                                     game_title=sheet.game_title)
+                                                     game_title=sheet.game_title, scale=scale,
+                                                     step_indent=scale.step_indent(density))
     return env.get_template("quickref.html.j2").render(sheet=sheet, css=css)
 
 
 def render_html(game: str, topics: str | Sequence[str] | None = None, paper: str = "a4",
-                density: str | None = None, corpus: Corpus | None = None) -> str:
+                density: str | None = None, corpus: Corpus | None = None, size: str = "standard") -> str:
     """Return the sheet as one standalone HTML page (screen preview and print CSS included)."""
-    sheet = build(game, topics, paper, corpus)
+    sheet = build(game, topics, paper, corpus, size)
     return _html(sheet, Density.from_name(density) if density else page_density(sheet))
 
 
@@ -527,6 +620,17 @@ class RenderedPdf:
     data: bytes
     pages: int
     density: str
+
+
+def _fitting(sheet: QuickRef, max_pages: int | None) -> tuple[Density, ...]:
+    """Return the densities to try, in order, to fit *sheet* on *max_pages*: the first one worth trying
+    (:func:`_first_density`), then denser; a default sheet with few words starts at the larger
+    :data:`AIRY` size, so that it fills its pages."""
+    if not max_pages:
+        return DENSITIES[:1]
+    first = _first_density(sheet, max_pages)
+    airy = (AIRY,) if sheet.is_default and first == 0 and sheet.words / max_pages <= AIRY_WORDS else ()
+    return (*airy, *DENSITIES[first:])
 
 
 def _first_density(sheet: QuickRef, max_pages: int | None) -> int:
@@ -560,8 +664,10 @@ def page_words(document: Any) -> list[int]:
 def page_density(sheet: QuickRef) -> Density:
     """Return the type the HTML page of *sheet* is set in: for the default selection, the size its PDF
     is likely fitted at (estimated from its words, no layout), so that printing the page gives the
-    same sheet; the normal size otherwise."""
-    return DENSITIES[_first_density(sheet, DEFAULT_MAX_PAGES)] if sheet.is_default else DENSITIES[0]
+    same sheet; the normal size otherwise (the large type for the large-type sheet)."""
+    if sheet.size == "large":
+        return LARGE
+    return _fitting(sheet, DEFAULT_MAX_PAGES)[0] if sheet.is_default else DENSITIES[0]
 
 
 def render(sheet: QuickRef, max_pages: int | None = None) -> RenderedPdf:
@@ -572,7 +678,10 @@ def render(sheet: QuickRef, max_pages: int | None = None) -> RenderedPdf:
     """
     from weasyprint import HTML
 
-    tries = DENSITIES[_first_density(sheet, max_pages):] if max_pages else DENSITIES[:1]
+    if sheet.size == "large":  # one layout: the type never shrinks, topics take the pages they need
+        large = HTML(string=_html(sheet, LARGE)).render()
+        return RenderedPdf(bytes(large.write_pdf()), len(large.pages), LARGE.name)
+    tries = _fitting(sheet, max_pages)
     document: Any = None
     density = tries[0]
     for density in tries:
@@ -586,11 +695,17 @@ def render(sheet: QuickRef, max_pages: int | None = None) -> RenderedPdf:
     return RenderedPdf(bytes(data), len(document.pages), density.name)
 
 
+def max_pages(sheet: QuickRef) -> int | None:
+    """Return the pages *sheet* is fitted on: the default two-page sheet's 2, else no limit."""
+    return DEFAULT_MAX_PAGES if sheet.is_default and sheet.size == "standard" else None
+
+
 def render_pdf(game: str, topics: str | Sequence[str] | None = None, paper: str = "a4",
-               corpus: Corpus | None = None) -> bytes:
-    """Return the sheet as PDF bytes; the default selection (``topics=None``) is fitted on 2 pages."""
-    sheet = build(game, topics, paper, corpus)
-    return render(sheet, DEFAULT_MAX_PAGES if sheet.is_default else None).data
+               corpus: Corpus | None = None, size: str = "standard") -> bytes:
+    """Return the sheet as PDF bytes; the default selection (``topics=None``) is fitted on 2 pages
+    (the large-type sheet, ``size="large"``, takes the pages it needs)."""
+    sheet = build(game, topics, paper, corpus, size)
+    return render(sheet, max_pages(sheet)).data
 
 
 # --------------------------------------------------------------------------------------- writing files
@@ -610,17 +725,17 @@ WHAT = "the quick reference"
 
 
 def write(game: str, out: Path, topics: str | Sequence[str] | None = None, paper: str = "a4",
-          fmt: str = "pdf", corpus: Corpus | None = None) -> Written:
+          fmt: str = "pdf", corpus: Corpus | None = None, size: str = "standard") -> Written:
     """Write the sheet of *game* to *out* as PDF or HTML, aside and renamed into place, never over a file
     runecodex did not write (:func:`engine.files.ownership.write_file`)."""
     if fmt not in FORMATS:
         raise UnreadableInputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", path="format")
-    sheet = build(game, topics, paper, corpus)
+    sheet = build(game, topics, paper, corpus, size)
     if fmt == "html":
         density = page_density(sheet)
         html = _html(sheet, density)
         return Written(ownership.write_file(out, html.encode("utf-8"), WHAT), fmt, None, density.name, sheet)
-    pdf = render(sheet, DEFAULT_MAX_PAGES if sheet.is_default else None)
+    pdf = render(sheet, max_pages(sheet))
     return Written(ownership.write_file(out, pdf.data, WHAT), fmt, pdf.pages, pdf.density, sheet)
 
 
@@ -647,13 +762,15 @@ def list_topics_text(game: str, corpus: Corpus | None = None) -> str:
 
 # --------------------------------------------------------------------------------------- command line
 
-def default_output(game: str, fmt: str) -> Path:
+def default_output(game: str, fmt: str, size: str = "standard") -> Path:
     """Return where ``runecodex quickref`` writes when no ``-o`` is given (under ``build/``)."""
-    return Path("build") / "quickref" / f"quickref-{game}.{fmt}"
+    suffix = "" if size == "standard" else f"-{size}"
+    return Path("build") / "quickref" / f"quickref-{game}{suffix}.{fmt}"
 
 
 def quickref_command(game: str, topics: str | None = None, paper: str = "a4", fmt: str | None = None,
-                     output: str | None = None, list_only: bool = False, as_json: bool = False) -> int:
+                     output: str | None = None, list_only: bool = False, as_json: bool = False,
+                     size: str = "standard") -> int:
     """Run ``runecodex quickref``: list the topics of a game, or write its sheet; return the exit status.
 
     Bad input raises :class:`UnreadableInputError` (the command line prints it and exits 2).
@@ -671,16 +788,16 @@ def quickref_command(game: str, topics: str | None = None, paper: str = "a4", fm
     if fmt is None:
         fmt = "html" if output and output.lower().endswith((".html", ".htm")) else "pdf"
     if output == "-":
-        sheet = build(game, topics, paper, corpus)
+        sheet = build(game, topics, paper, corpus, size)
         if fmt not in FORMATS:
             raise UnreadableInputError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})", path="format")
         data_out = (_html(sheet, page_density(sheet)).encode("utf-8") if fmt == "html"
-                    else render(sheet, DEFAULT_MAX_PAGES if sheet.is_default else None).data)
+                    else render(sheet, max_pages(sheet)).data)
         sys.stdout.buffer.write(data_out)
         sys.stdout.flush()
         return 0
-    out = Path(output) if output else default_output(game, fmt)
-    written = write(game, out, topics, paper, fmt, corpus)
+    out = Path(output) if output else default_output(game, fmt, _size(size))
+    written = write(game, out, topics, paper, fmt, corpus, size)
     pages = f"{written.pages} page{'s' if written.pages != 1 else ''}, " if written.pages is not None else ""
     dense = f", {written.density} type" if written.density != DENSITIES[0].name else ""
     print(f"wrote {written.path} ({pages}{PAPERS[written.sheet.paper]}{dense}; topics: "
