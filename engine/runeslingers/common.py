@@ -5,7 +5,7 @@ Paragraphs: ``rs.power-loss-conditions``, ``rs.gaining-determination``, ``rs.how
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, get_args
 
@@ -87,3 +87,21 @@ def types_present(counts: Mapping[str, int]) -> list[str]:
 def describe(counts: Mapping[str, int]) -> str:
     """Return ``5 burn, 3 curse`` (or ``none``)."""
     return ", ".join(f"{counts[t]} {t}" for t in types_present(counts)) or "none"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """Return ``"1 card"`` / ``"3 cards"`` (*many* for an irregular plural)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def joined(items: Sequence[str]) -> str:
+    """Return items joined for a sentence: ``a``, ``a and b``, ``a, b and c`` (``nothing`` when empty)."""
+    items = list(items)
+    if not items:
+        return "nothing"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def agree(n: int, one: str, many: str) -> str:
+    """Return the verb agreeing with a count: ``agree(1, "is", "are")`` -> ``"is"``."""
+    return one if n == 1 else many

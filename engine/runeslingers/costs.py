@@ -349,7 +349,9 @@ def _targets(card: PlayedCard, keywords: Sequence[str], effects: Sequence[Target
             trace.violate(f"{what!r} has no valid target in play, so {card.name} cannot be played at all",
                           untargeted)
         if not missing:
-            trace.step(f"Each of the {len(effects)} targeting effect(s) has a valid target in play (card play "
+            trace.step(("The targeting effect has" if len(effects) == 1 else
+                        f"Each of the {len(effects)} targeting effects has")
+                       + " a valid target in play (card play "
                        "step 5); an effect with a valid target may be used even if it can do little.", untargeted)
 
 

@@ -17,7 +17,7 @@ from pydantic import ConfigDict
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, plural
 
 Format = Literal["constructed", "draft", "sealed"]
 FORMATS = {"constructed": "rs.modes-of-play.constructed", "draft": "rs.modes-of-play.draft",
@@ -122,7 +122,7 @@ def _summary(pos: DeckPosition, out: DeckOutcome, trace: Trace) -> str:
 def _size(fmt: str, cards: Sequence[DeckCard], need: int, trace: Trace) -> None:
     """The deck's size against its mode of play's (the contested 30 of Setup noted)."""
     size = sum(c.copies for c in cards)
-    trace.step(f"A {fmt} deck: {size} card(s) in {len(cards)} distinct name(s).", FORMATS[fmt])
+    trace.step(f"A {fmt} deck: {plural(size, 'card')} in {plural(len(cards), 'distinct name')}.", FORMATS[fmt])
     trace.step("Deck size is contested: Setup step 3 speaks of a 30-card deck, while Modes of Play sets "
                f"each mode's size; the engine follows Modes of Play, so a {fmt} deck has exactly {need} "
                "cards.",

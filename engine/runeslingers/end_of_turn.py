@@ -25,7 +25,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, agree, plural
 from engine.runeslingers.fields import Player, player, unique_ids
 
 Source = Literal["runeslinger_ability", "stance", "card"]
@@ -221,11 +221,12 @@ def _defense(pos: EndOfTurnPosition, out: EndOfTurnOutcome, trace: Trace) -> Non
 
 def _summary(pos: EndOfTurnPosition, out: EndOfTurnOutcome, total: int) -> str:
     """One sentence: what the turn's end clears, and who is next."""
-    bits = [f"{len(out.discarded)} runespell(s) discarded" if out.discarded else "",
+    bits = [f"{plural(len(out.discarded), 'runespell')} discarded" if out.discarded else "",
             f"{total} unspent light removed" if total else "",
-            f"{len(out.effects_ended)} effect(s) end" if out.effects_ended else "",
+            f"{plural(len(out.effects_ended), 'effect')} "
+            f"{agree(len(out.effects_ended), 'ends', 'end')}" if out.effects_ended else "",
             f"{len(out.effects_continue)} continue" if out.effects_continue else "",
-            f"{out.barriers_removed} barrier(s) removed" if out.barriers_removed else ""]
+            f"{plural(out.barriers_removed, 'barrier')} removed" if out.barriers_removed else ""]
     said = ", ".join(b for b in bits if b)
     return (f"{pos.active_player}'s turn ends" + (f" ({said})" if said else "")
             + f"; {pos.player_to_left} is the next active player")

@@ -29,7 +29,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import AILMENT_TYPES, GAME, AilmentCounts, describe
+from engine.runeslingers.common import AILMENT_TYPES, GAME, AilmentCounts, describe, joined, plural
 from engine.runeslingers.fields import (
     CardType,
     Keyword,
@@ -255,7 +255,8 @@ def _bullets(pos: KeywordPosition, deciding: str, out: KeywordOutcome, trace: Tr
                       selectable_bullets)
         return
     trace.step(f"Bullets that may be picked: {', '.join(map(str, selectable))}"
-               + (f"; bullet {', '.join(map(str, blocked))} has no valid target and may not be." if blocked else
+               + (f"; {'bullet' if len(blocked) == 1 else 'bullets'} {joined([str(b) for b in blocked])} "
+                  f"{'has' if len(blocked) == 1 else 'have'} no valid target and may not be." if blocked else
                   " (each has a valid target, even if it could do little)."), selectable_bullets)
     chosen = pos.chosen_bullet
     if chosen is None:
@@ -295,7 +296,7 @@ def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace
     for k in order:
         base, n = keyword_parts(k)
         if base == "token":
-            trace.step(f"Token {n}: {name} enters play with {n} basic token(s).", tokens_on_entry)
+            trace.step(f"Token {n}: {name} enters play with {plural(n or 0, 'basic token')}.", tokens_on_entry)
         elif base == "ail":
             _ail(pos, n or 0, out, trace)
         elif base in ("fate", "choice") and base == deciding:
@@ -319,7 +320,7 @@ def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace
     if "ail" in (keyword_parts(k)[0] for k in order) and pos.ail_paid is None and not trace.violations:
         return f"{pos.player} chooses which ailment type to apply to pay {name}'s Ail cost"
     bits = [f"bullet {out.chosen} is used" if out.chosen else "",
-            f"it enters play with {out.tokens} token(s)" if out.tokens else "",
+            f"it enters play with {plural(out.tokens, 'token')}" if out.tokens else "",
             f"{pos.player} applies {describe(out.ailments_applied)} as its cost"
             if out.ailments_applied else ""]
     said = "; ".join(b for b in bits if b)
@@ -352,7 +353,7 @@ def _charge(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, tra
     out.tokens = tokens_after_charge(tokens, corpus)
     trace.step(f"Charge: 1 more basic token on {name} ({tokens} → {out.tokens}); tokens from charging have no "
                "special effect.", tokens_after_charge)
-    return f"{pos.player} charges {name}: it now has {out.tokens} token(s)"
+    return f"{pos.player} charges {name}: it now has {plural(out.tokens or 0, 'token')}"
 
 
 @rule("rs.keywords", "rs.term.distract")

@@ -18,7 +18,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, agree, plural
 from engine.runeslingers.fields import first_repeat
 
 # effects that take their target card out of play (or conceal it, which counts the same)
@@ -135,7 +135,7 @@ def _summary(pos: LadderPosition, out: LadderOutcome, trace: Trace) -> str:
     if len(order) == 1:
         return f"{order[0]} " + ("fizzles." if fizzled else "resolves: nobody answers it.")
     text = "The ladder resolves top down: " + ", ".join(order)
-    text += f"; {', '.join(fizzled)} {'fizzles' if len(fizzled) == 1 else 'fizzle'}" if fizzled else \
+    text += f"; {', '.join(fizzled)} {agree(len(fizzled), 'fizzles', 'fizzle')}" if fizzled else \
         "; nothing fizzles"
     return text + "."
 
@@ -145,7 +145,8 @@ def _climb(plays: Sequence[Play], trace: Trace) -> bool:
     """The rungs as played: each answer must be a legal answer to the rung below; return whether all are."""
     first = plays[0]
     trace.step(f"{first.card} ({first.player}) is the bottom rung"
-               + (f"; {len(plays) - 1} answer(s) climb above it." if len(plays) > 1 else
+               + (f"; {plural(len(plays) - 1, 'answer')} {agree(len(plays) - 1, 'climbs', 'climb')} above it."
+                  if len(plays) > 1 else
                   "; nobody answers, so no ladder forms and it simply resolves."), "rs.the-ladder")
     for below, answer in itertools.pairwise(plays):
         for problem in answer_problems(below, answer):
@@ -187,7 +188,7 @@ def _resolve_rung(play: Play, gone: set[str], out: LadderOutcome, trace: Trace) 
         gone.update(live)
         out.left_play.extend(t for t in live if t not in out.left_play)
         hidden = re.search(r"conceal|under", play.effect, re.IGNORECASE) is not None
-        trace.step(f"{', '.join(live)} {'is' if len(live) == 1 else 'are'} now out of play"
+        trace.step(f"{', '.join(live)} {agree(len(live), 'is', 'are')} now out of play"
                    + (" (a concealed card counts as out of play)." if hidden else "."),
                    *(["rs.term.concealed"] if hidden else []), "rs.the-ladder.resolution")
 

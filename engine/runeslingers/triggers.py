@@ -24,7 +24,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runeslingers.common import GAME, Ailment
+from engine.runeslingers.common import GAME, Ailment, plural
 from engine.runeslingers.fields import Player, flag, player, unique_ids
 
 
@@ -191,13 +191,13 @@ def _ailments(pos: TriggerOrderPosition, out: TriggerOrderOutcome, trace: Trace,
     if fired:
         kinds = list(dict.fromkeys(fired))
         trace.step(f"Each instance of {', '.join(kinds)} applied triggers its on-apply effect separately, one after "
-                   f"another in the order applied: {len(fired)} trigger(s), not one.", instance_triggers)
+                   f"another in the order applied: {plural(len(fired), 'trigger')}, not one.", instance_triggers)
     else:
         trace.step("None of these ailments has an effect on being applied, so nothing triggers per instance.",
                    instance_triggers)
     order = " in the order the text gives" if chooser == "text" else f", in the order {chooser} chooses"
     if fired:
-        return f"The ailments applied to {target} trigger {len(fired)} separate on-apply effect(s), one per " \
+        return f"The ailments applied to {target} trigger {plural(len(fired), 'separate on-apply effect')}, one per " \
             f"instance ({', '.join(dict.fromkeys(fired))}){order}"
     return f"The ailments applied to {target} trigger no on-apply effect{order}"
 
