@@ -102,10 +102,17 @@ def _absent(schema: JsonSchema) -> None:
 
 
 def maybe(description: str | None = None, *, title: str | None = None, ge: int | None = None,
-          le: int | None = None, max_length: int | None = None) -> Any:
-    """Return a ``Field`` for an optional value a player may leave out (absent and ``null`` alike)."""
+          le: int | None = None, max_length: int | None = None, labels: Mapping[str, str] | None = None) -> Any:
+    """Return a ``Field`` for an optional value a player may leave out (absent and ``null`` alike); *labels*
+    gives an enum's values in a player's words (``x-enum-labels``, as :func:`labelled`)."""
+    words = dict(labels) if labels else None
+
+    def hook(schema: JsonSchema) -> None:
+        _absent(schema)
+        if words:
+            schema["x-enum-labels"] = words
     return Field(None, description=description, title=title, ge=ge, le=le, max_length=max_length,
-                 json_schema_extra=_absent)
+                 json_schema_extra=hook)
 
 
 def labelled(labels: Mapping[str, str]) -> Callable[[JsonSchema], None]:
