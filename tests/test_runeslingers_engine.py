@@ -124,3 +124,22 @@ def test_an_unstated_effect_that_decides_a_lower_rung_is_asked_for() -> None:
     answered = resolve({"game": "runeslingers", "situation": "ladder",
                         "plays": [plays[0], {**plays[1], "effect": "discard"}]})
     assert not answered.decisions and answered.outcome["fizzled"] == ["Bolt"]
+
+
+def test_every_situation_reads_its_position_in_a_players_words() -> None:
+    """Each Runeslingers situation restates its position in its own sentences (not the default field titles),
+    naming every card and player of the position (issue 24: the reading)."""
+    from engine.examples import example_files, load_example
+    from engine.model import restate, validate
+    from engine.situations import registry
+
+    seen = set()
+    for path in example_files("runeslingers"):
+        position = load_example(path)["position"]
+        ruling = resolve(position)
+        model = validate(registry()[("runeslingers", position["situation"])].model, position)
+        assert ruling.reading and list(ruling.reading) != restate(model), path.stem
+        for play in position.get("plays", []):
+            assert play["card"] in " ".join(ruling.reading), (path.stem, play["card"])
+        seen.add(position["situation"])
+    assert seen >= SITUATIONS

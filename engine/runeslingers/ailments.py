@@ -22,10 +22,13 @@ from engine.runeslingers.common import (
     Power,
     Standing,
     agree,
+    ailment_words,
     describe,
     is_defeated,
+    joined,
     plural,
     record_power_loss,
+    standing_words,
     total,
     types_present,
 )
@@ -41,6 +44,15 @@ class AilmentPhasePosition(OpenPosition):
     power: Power
     determination: Determination | None = maybe()
     remove: AilmentCounts | None = maybe()
+
+    def reading(self) -> list[str]:
+        """The exposed and concealed ailments, the Runeslinger's standing and any types chosen to remove."""
+        out = [f"Exposed ailments: {ailment_words(self.exposed)}.",
+               f"Concealed ailments: {ailment_words(self.concealed)}.",
+               f"The Runeslinger has {standing_words(self.power, self.determination)}."]
+        if self.remove is not None:
+            out.append(f"The player chose to remove: {ailment_words(self.remove)}.")
+        return out
 
 
 class ApplyTarget(Model):
@@ -68,6 +80,22 @@ class ApplyAilmentsPosition(OpenPosition):
     apply: list[Application] = Field(min_length=1, max_length=12)
     controller: str | None = maybe(max_length=200)
     active_player: str | None = maybe(max_length=200)
+
+    def reading(self) -> list[str]:
+        """The target's ailments and boons, what the effect applies, and who controls it."""
+        t = self.target
+        boons = t.boons or 0
+        has = [f"{ailment_words(t.ailments)} exposed" if t.ailments else "no exposed ailment",
+               f"{ailment_words(t.concealed)} concealed" if t.concealed else "no concealed ailment",
+               f"{plural(boons, 'area')} holding a boon" if boons else "no boon"]
+        out = [f"Target: {t.name or 'the target Runeslinger'}, with {joined(has)}.",
+               "The effect applies, in order: " + joined([f"{a.instances} {a.ailment.title()}" if a.ailment else
+                                                          f"{a.instances} of a type left open" for a in self.apply])
+               + "."]
+        if self.controller or self.active_player:
+            out.append(f"Effect controller: {self.controller or 'not stated'}; active player: "
+                       f"{self.active_player or 'not stated'}.")
+        return out
 
 
 class AilmentPhaseOutcome(Outcome):

@@ -105,3 +105,21 @@ def joined(items: Sequence[str]) -> str:
 def agree(n: int, one: str, many: str) -> str:
     """Return the verb agreeing with a count: ``agree(1, "is", "are")`` -> ``"is"``."""
     return one if n == 1 else many
+
+
+def ailment_words(counts: Mapping[Any, int] | None) -> str:
+    """Return ailments as a player says them: ``5 Burn and 3 Curse`` (``none`` when there are none)."""
+    counts = counts or {}
+    return joined([f"{counts[t]} {t.title()}" for t in types_present(counts)]) if types_present(counts) else "none"
+
+
+def standing_words(power: int, determination: int | None) -> str:
+    """Return ``5 power and 0 determination`` (determination 0 when unstated)."""
+    return f"{power} power and {determination or 0} determination"
+
+
+def keyword_words(keys: Sequence[str]) -> str:
+    """Return keywords as printed: ``keywords Token 2, Shout and Quick``, ``keyword Fate``, ``no keyword``."""
+    if not keys:
+        return "no keyword"
+    return f"{agree(len(keys), 'keyword', 'keywords')} {joined([k.title() for k in keys])}"

@@ -18,7 +18,15 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME, Determination, Power, Standing, is_defeated, record_power_loss
+from engine.runeslingers.common import (
+    GAME,
+    Determination,
+    Power,
+    Standing,
+    is_defeated,
+    record_power_loss,
+    standing_words,
+)
 
 DamageType = Literal["basic", "direct", "pierce", "health_loss"]
 TYPE_RULE = {"basic": "rs.damage.basic", "direct": "rs.damage.direct", "pierce": "rs.damage.pierce",
@@ -107,6 +115,41 @@ class DamagePosition(OpenPosition):
     damage_type: DamageType
     block: BlockDeclared | None = maybe()
     source_is_enemy: bool | None = maybe()
+
+    def reading(self) -> list[str]:
+        """The target with its numbers, the incoming damage and the block."""
+        t, b = self.target, self.block or BlockDeclared()
+        name = t.name or "the target"
+        called = f"{t.name}, a" if t.name else "a"
+        if t.kind == "runeslinger":
+            value = "" if t.block_value is None else f", block value {t.block_value}"
+            out = [f"Target: {called} Runeslinger with {t.health} of {t.max_health} health, "
+                   f"{standing_words(t.power or 0, t.determination)}{value}."]
+        else:
+            already = f" ({t.damage_this_turn} damage already this turn)" if t.damage_this_turn else ""
+            out = [f"Target: {called} defense card with defense {t.defense}{already}."]
+            if t.controller:
+                c = t.controller
+                value = "" if c.block_value is None else f", block value {c.block_value}"
+                out.append(f"Its controller: {c.name or 'a Runeslinger'}, with {c.health} of {c.max_health} health, "
+                           f"{standing_words(c.power, c.determination)}{value}.")
+        kind = f"{self.amount} health loss" if self.damage_type == "health_loss" else \
+            f"{self.amount} {self.damage_type} damage"
+        source = {True: ", from an enemy", False: ", from the target's own side", None: ""}[self.source_is_enemy]
+        out.append(f"Incoming: {kind}{source}.")
+        if b.declared is True:
+            value = "its printed block value" if b.value is None else f"block value {b.value}"
+            when = " after the damage" if b.timing == "after_damage" else ""
+            out.append(f"Block: {name}'s player blocks{when}, with {value}.")
+        elif b.declared is False:
+            out.append(f"Block: {name}'s player does not block.")
+        else:
+            out.append("Block: not decided yet.")
+        if b.barrier:
+            out.append(f"A block barrier of {b.barrier} is already on the target.")
+        if b.already_blocked_this_turn:
+            out.append("That player has already blocked this turn.")
+        return out
 
 
 def _absent_if_none(value: object) -> bool:

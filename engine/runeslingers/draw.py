@@ -23,8 +23,10 @@ from engine.runeslingers.common import (
     Standing,
     agree,
     is_defeated,
+    joined,
     plural,
     record_power_loss,
+    standing_words,
 )
 
 PassChoice = Literal["draw_third_card", "return_concentration"]
@@ -46,6 +48,21 @@ class DrawPosition(OpenPosition):
     passed: bool | None = maybe()
     pass_choice: PassChoice | None = maybe()
 
+    def reading(self) -> list[str]:
+        """The piles, the draw, the player's standing and the pass."""
+        out = [f"Hand: {plural(self.hand, 'card')} (at most {'8' if self.max_hand is None else self.max_hand}); "
+               f"deck: {plural(self.deck, 'card')}; discard pile: {plural(self.discard, 'card')}.",
+               f"Draw: {plural(self.draw, 'card')} from an effect." if self.draw is not None else
+               "Draw: the Draw Phase" + (", on the first turn of the encounter." if self.first_turn else "."),
+               f"The player has {standing_words(self.power, self.determination)}."]
+        if self.pass_choice == "draw_third_card":
+            out.append("The player passes and draws 1 more card.")
+        elif self.pass_choice == "return_concentration":
+            out.append("The player passes and returns an exposed concentration to the hand.")
+        elif self.passed:
+            out.append("The player passes (what they take for it is not stated).")
+        return out
+
 
 class DiscardFromHandPosition(OpenPosition):
     """An effect discarding cards from a hand: the hand, the amount, and the cards taken."""
@@ -56,6 +73,14 @@ class DiscardFromHandPosition(OpenPosition):
     amount: int = Field(ge=0, le=99)
     at_random: bool | None = maybe()
     chosen: list[Annotated[str, Field(max_length=200)]] | None = maybe(max_length=99)
+
+    def reading(self) -> list[str]:
+        """The hand, the amount, and how the cards are picked."""
+        out = [f"An effect discards {plural(self.amount, 'card')} from a hand of {self.hand}"
+               + (", at random." if self.at_random else ".")]
+        if self.chosen is not None:
+            out.append(f"Cards named: {joined(self.chosen)}.")
+        return out
 
 
 class DrawOutcome(Outcome):

@@ -29,7 +29,16 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import AILMENT_TYPES, GAME, AilmentCounts, describe, joined, plural
+from engine.runeslingers.common import (
+    AILMENT_TYPES,
+    GAME,
+    AilmentCounts,
+    ailment_words,
+    describe,
+    joined,
+    keyword_words,
+    plural,
+)
 from engine.runeslingers.fields import (
     CardType,
     Keyword,
@@ -119,6 +128,36 @@ class KeywordPosition(OpenPosition):
         if self.action == "play" and deciding and not self.bullets:
             raise refuse(f"a card with {deciding.title()} has bullet effects; list them in 'bullets'", "bullets")
         return self
+
+    def reading(self) -> list[str]:
+        """The card with its keywords, what happens to it, and the facts that action reads."""
+        c = self.card
+        added = f"; {keyword_words(c.added_keywords)} added by effects" if c.added_keywords else ""
+        out = [f"{self.player}'s {c.name}: {keyword_words(c.keywords)}{added}."]
+        if self.action == "play":
+            where = {"concentration": " on a concentration", "utility_slot": " on a utility slot", None: ""}
+            out.append(f"It is played{where[self.place_on]}.")
+            for i, b in enumerate(self.bullets, 1):
+                text = f" ({b.text})" if b.text else ""
+                out.append(f"Bullet {i}{text}: {'has' if b.valid_target else 'has no'} valid target.")
+            if self.target_enemy:
+                out.append(f"Target enemy Runeslinger: {self.target_enemy}.")
+            if self.chosen_bullet is not None:
+                out.append(f"Bullet {self.chosen_bullet} was picked.")
+            if self.ail_paid is not None:
+                out.append(f"Ailments applied for Ail X: {ailment_words(self.ail_paid)}.")
+        elif self.action == "use":
+            out.append("It is used (turned sideways)" + ("; it was played this turn" if self.played_this_turn else "")
+                       + ("; it is already turned sideways." if self.used else "."))
+        elif self.action == "charge":
+            out.append(f"It is charged; it has {plural(self.tokens, 'token')}"
+                       + ("; it was already charged this turn" if self.charged_this_turn else "")
+                       + ("; in the player's own Play Phase." if self.own_play_phase else
+                          "; outside the player's own Play Phase."))
+        else:
+            owner = self.concentration_owner or self.player
+            out.append(f"It leaves the field; the concentration under it is {owner}'s.")
+        return out
 
 
 class KeywordOutcome(Outcome):

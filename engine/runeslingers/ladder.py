@@ -70,6 +70,21 @@ class LadderPosition(OpenPosition):
             raise refuse(f"two plays are both called {name!r}; give each copy its own 'id'", f"plays[{i}].id")
         return self
 
+    def reading(self) -> list[str]:
+        """Each rung, bottom first: the card, its player, what its effect does and its targets."""
+        out = []
+        top = len(self.plays) - 1
+        for i, p in enumerate(self.plays):
+            where = " (bottom)" if i == 0 and top else " (top)" if i == top and top else ""
+            kind = {"runespell": "a runespell", "defense_card": "a defense card", None: ""}[p.card_type]
+            bits = [kind, "with Shout" if p.shout else "without Shout" if p.shout is False else ""]
+            extra = f" ({' '.join(b for b in bits if b)})" if any(bits) else ""
+            copy = f" [{p.id}]" if p.id and p.id != p.card else ""
+            does = EFFECT_WORDS[p.effect].lower() if p.effect else "effect not stated"
+            on = f", targeting {joined(p.targets)}" if p.targets else ", no target"
+            out.append(f"Rung {i + 1}{where}: {p.card}{copy}{extra}, played by {p.player}: {does}{on}.")
+        return out
+
 
 class LadderOutcome(Outcome):
     """The order the rungs resolve in, what fizzles, what leaves play and the targets lost."""
