@@ -264,6 +264,9 @@ def _message(error: ErrorDetails, value: Any) -> str:
     return text[:1].lower() + text[1:]
 
 
+_RANGE = ("greater_than_equal", "greater_than", "less_than_equal", "less_than")
+
+
 def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
     for part in loc:
         try:
@@ -291,6 +294,9 @@ def unreadable(exc: ValidationError, data: Any) -> UnreadableInputError:
         return UnreadableInputError(str(ctx.get("message", "")), path=json_path((*loc, field) if field is not None
                                                                                 else loc))
     message = _message(error, _value_at(data, loc))
+    names = [p for p in loc if isinstance(p, str)]
+    if error["type"] in _RANGE and names:  # the refusal names the field as well as its path
+        message = f"{names[-1].replace('_', ' ')} {message}"
     return UnreadableInputError(message if len(message) <= 300 else message[:297] + "...", path=json_path(loc))
 
 
