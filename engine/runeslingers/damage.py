@@ -393,17 +393,28 @@ LABELS: dict[str, Label] = {
 
 
 def _summary(pos: DamagePosition, out: DamageOutcome, trace: Trace) -> str:
-    """One sentence: what reaches the target, and its health, power or destruction after."""
+    """One sentence: what reaches the target, and its health, power or destruction after; while the block is
+    still to be decided, said as what happens without one (never as settled)."""
+    text = _settled(pos, out)
+    if not trace.decisions:
+        return text
+    target = pos.target
+    who = f"{target.name}'s player" if target.name and target.kind == "runeslinger" else "the target's controller"
+    first = text[:1].lower() + text[1:] if text.startswith(("The ", "Its ")) else text
+    return f"If {who} does not block, {first[:-1]}; a block would change this."
+
+
+def _settled(pos: DamagePosition, out: DamageOutcome) -> str:
+    """The summary once every choice is made."""
     target = pos.target
     is_slinger = target.kind == "runeslinger"
     name = target.name or ("The Runeslinger" if is_slinger else "The defense card")
     name = name[:1].upper() + name[1:]
     block = f" after the block prevents {out.prevented}" if out.prevented else ""
-    pending = " (no block assumed; the target's controller may still block)" if trace.decisions else ""
     loss = pos.damage_type == "health_loss"
     if is_slinger or out.excess_to_controller:
         if out.defeated:
-            return f"{name} is defeated: {plural_power(out.power_lost)} lost and none left{block}{pending}."
+            return f"{name} is defeated: {plural_power(out.power_lost)} lost and none left{block}."
         if out.health is None:
             return f"{name} is destroyed{block}; the excess waits for the controller's health to be known."
         head = name if is_slinger else "Its controller"
@@ -413,10 +424,10 @@ def _summary(pos: DamagePosition, out: DamageOutcome, trace: Trace) -> str:
         what = "loses" if loss else "takes"
         amount = out.dealt if is_slinger else out.excess_to_controller
         return (f"{head} {what} {amount} {'health' if loss else 'damage'}{block} and ends at {out.health} "
-                f"health{lost}{pending}.")
+                f"health{lost}.")
     if out.destroyed:
-        return f"{name} is destroyed{block}{pending}."
-    return f"{name} takes {out.dealt} damage{block}; its defense drops to {out.defense} this turn{pending}."
+        return f"{name} is destroyed{block}."
+    return f"{name} takes {out.dealt} damage{block}; its defense drops to {out.defense} this turn."
 
 
 def plural_power(n: int) -> str:
