@@ -199,10 +199,13 @@ function effectChoice(schema, play, i, ctx) {
   const labels = (schema && schema["x-enum-labels"]) || {};
   const values = (schema && schema.enum) || Object.keys(labels);
   const opts = [[UNSTATED, "Not stated (the ruling asks)"], ...values.map((v) => [v, labels[v] || humanize(v)])];
-  return select("Effect", opts, () => play.effect ?? UNSTATED, (v) => {
+  const box = select("Effect", opts, () => play.effect ?? UNSTATED, (v) => {
     if (v === UNSTATED) delete play.effect; else play.effect = v;
     ctx.changed();
   }, {path: `plays[${i}].effect`});
+  // a long choice ("Something else (its target stays in play)") must not widen the board on a phone
+  Object.assign(box.querySelector("select").style, {width: "100%", minWidth: "0", maxWidth: "100%"});
+  return box;
 }
 
 const ladder = {
