@@ -102,10 +102,17 @@ def _absent(schema: JsonSchema) -> None:
 
 
 def maybe(description: str | None = None, *, title: str | None = None, ge: int | None = None,
-          le: int | None = None, max_length: int | None = None) -> Any:
-    """Return a ``Field`` for an optional value a player may leave out (absent and ``null`` alike)."""
+          le: int | None = None, max_length: int | None = None, labels: Mapping[str, str] | None = None) -> Any:
+    """Return a ``Field`` for an optional value a player may leave out (absent and ``null`` alike); *labels*
+    gives an enum's values in a player's words (``x-enum-labels``, as :func:`labelled`)."""
+    words = dict(labels) if labels else None
+
+    def hook(schema: JsonSchema) -> None:
+        _absent(schema)
+        if words:
+            schema["x-enum-labels"] = words
     return Field(None, description=description, title=title, ge=ge, le=le, max_length=max_length,
-                 json_schema_extra=_absent)
+                 json_schema_extra=hook)
 
 
 def labelled(labels: Mapping[str, str]) -> Callable[[JsonSchema], None]:
@@ -259,6 +266,9 @@ def _message(error: ErrorDetails, value: Any) -> str:
     return text[:1].lower() + text[1:]
 
 
+_RANGE = ("greater_than_equal", "greater_than", "less_than_equal", "less_than")
+
+
 def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
     for part in loc:
         try:
@@ -286,6 +296,9 @@ def unreadable(exc: ValidationError, data: Any) -> UnreadableInputError:
         return UnreadableInputError(str(ctx.get("message", "")), path=json_path((*loc, field) if field is not None
                                                                                 else loc))
     message = _message(error, _value_at(data, loc))
+    names = [p for p in loc if isinstance(p, str)]
+    if error["type"] in _RANGE and names:  # the refusal names the field as well as its path
+        message = f"{names[-1].replace('_', ' ')} {message}"
     return UnreadableInputError(message if len(message) <= 300 else message[:297] + "...", path=json_path(loc))
 
 

@@ -90,15 +90,56 @@ def test_unreadable_positions_name_the_offending_path(position: dict[str, Any], 
     assert err.value.path == path
 
 
-def test_removal_effects_are_read_from_the_effect_text_or_the_flag() -> None:
-    """Conceal/destroy/discard/return/void/place-under remove the target; ``removes_targets`` overrides."""
-    def fizzled(effect: str, **extra: Any) -> list[str]:
+def test_removal_effects_are_read_from_the_effect_choice() -> None:
+    """Conceal/destroy/discard/return/void/place-under take the target out of play; the other choices do not."""
+    def fizzled(effect: str) -> list[str]:
         plays = [{"card": "Bolt", "player": "you", "effect": "damage", "targets": ["enemy"]},
-                 {"card": "Trap", "player": "opp", "effect": effect, "targets": ["Bolt"], "shout": True, **extra}]
+                 {"card": "Trap", "player": "opp", "effect": effect, "targets": ["Bolt"], "shout": True}]
         out: list[str] = resolve({"game": "runeslingers", "situation": "ladder", "plays": plays}).outcome["fizzled"]
         return out
-    for effect in ("conceal", "destroy target card", "discard it", "return to hand", "void", "place it under"):
+    for effect in ("conceal", "destroy", "discard", "return_to_hand", "void", "place_under"):
         assert fizzled(effect) == ["Bolt"], effect
-    assert fizzled("deal 2 damage") == []
-    assert fizzled("banish", removes_targets=True) == ["Bolt"]
-    assert fizzled("destroy", removes_targets=False) == []
+    for effect in ("damage", "ailment", "block", "other"):
+        assert fizzled(effect) == [], effect
+
+
+@pytest.mark.parametrize("word", ["counter", "destroy target runespell", "Discard", "banish"])
+def test_an_effect_outside_the_choices_is_unreadable_not_ruled_on(word: str) -> None:
+    """Issue 24, case 3: "counter" for "discard" was read as "does not remove" and ruled FINAL; now refused."""
+    plays = [{"card": "Bolt", "player": "you", "effect": "damage", "targets": ["enemy"]},
+             {"card": "Trap", "player": "opp", "effect": word, "targets": ["Bolt"], "shout": True}]
+    with pytest.raises(UnreadableInputError) as err:
+        resolve({"game": "runeslingers", "situation": "ladder", "plays": plays})
+    assert err.value.path == "plays[1].effect"
+    assert repr(word) in err.value.message
+
+
+def test_an_unstated_effect_that_decides_a_lower_rung_is_asked_for() -> None:
+    """An effect left unstated is asked for when its target is a lower rung (never guessed)."""
+    plays = [{"card": "Bolt", "player": "you", "effect": "damage", "targets": ["enemy"]},
+             {"card": "Trap", "player": "opp", "targets": ["Bolt"], "shout": True}]
+    ruling = resolve({"game": "runeslingers", "situation": "ladder", "plays": plays})
+    assert [(d.field, d.who) for d in ruling.decisions] == [("plays[1].effect", "opp")]
+    assert "Bolt" not in ruling.outcome["fizzled"] and "fizzles" not in ruling.summary
+    answered = resolve({"game": "runeslingers", "situation": "ladder",
+                        "plays": [plays[0], {**plays[1], "effect": "discard"}]})
+    assert not answered.decisions and answered.outcome["fizzled"] == ["Bolt"]
+
+
+def test_every_situation_reads_its_position_in_a_players_words() -> None:
+    """Each Runeslingers situation restates its position in its own sentences (not the default field titles),
+    naming every card and player of the position (issue 24: the reading)."""
+    from engine.examples import example_files, load_example
+    from engine.model import restate, validate
+    from engine.situations import registry
+
+    seen = set()
+    for path in example_files("runeslingers"):
+        position = load_example(path)["position"]
+        ruling = resolve(position)
+        model = validate(registry()[("runeslingers", position["situation"])].model, position)
+        assert ruling.reading and list(ruling.reading) != restate(model), path.stem
+        for play in position.get("plays", []):
+            assert play["card"] in " ".join(ruling.reading), (path.stem, play["card"])
+        seen.add(position["situation"])
+    assert seen >= SITUATIONS

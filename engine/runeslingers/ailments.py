@@ -21,9 +21,14 @@ from engine.runeslingers.common import (
     Determination,
     Power,
     Standing,
+    agree,
+    ailment_words,
     describe,
     is_defeated,
+    joined,
+    plural,
     record_power_loss,
+    standing_words,
     total,
     types_present,
 )
@@ -39,6 +44,15 @@ class AilmentPhasePosition(OpenPosition):
     power: Power
     determination: Determination | None = maybe()
     remove: AilmentCounts | None = maybe()
+
+    def reading(self) -> list[str]:
+        """The exposed and concealed ailments, the Runeslinger's standing and any types chosen to remove."""
+        out = [f"Exposed ailments: {ailment_words(self.exposed)}.",
+               f"Concealed ailments: {ailment_words(self.concealed)}.",
+               f"The Runeslinger has {standing_words(self.power, self.determination)}."]
+        if self.remove is not None:
+            out.append(f"The player chose to remove: {ailment_words(self.remove)}.")
+        return out
 
 
 class ApplyTarget(Model):
@@ -66,6 +80,22 @@ class ApplyAilmentsPosition(OpenPosition):
     apply: list[Application] = Field(min_length=1, max_length=12)
     controller: str | None = maybe(max_length=200)
     active_player: str | None = maybe(max_length=200)
+
+    def reading(self) -> list[str]:
+        """The target's ailments and boons, what the effect applies, and who controls it."""
+        t = self.target
+        boons = t.boons or 0
+        has = [f"{ailment_words(t.ailments)} exposed" if t.ailments else "no exposed ailment",
+               f"{ailment_words(t.concealed)} concealed" if t.concealed else "no concealed ailment",
+               f"{plural(boons, 'area')} holding a boon" if boons else "no boon"]
+        out = [f"Target: {t.name or 'the target Runeslinger'}, with {joined(has)}.",
+               "The effect applies, in order: " + joined([f"{a.instances} {a.ailment.title()}" if a.ailment else
+                                                          f"{a.instances} of a type left open" for a in self.apply])
+               + "."]
+        if self.controller or self.active_player:
+            out.append(f"Effect controller: {self.controller or 'not stated'}; active player: "
+                       f"{self.active_player or 'not stated'}.")
+        return out
 
 
 class AilmentPhaseOutcome(Outcome):
@@ -143,7 +173,7 @@ def _phase_summary(pos: AilmentPhasePosition, out: AilmentPhaseOutcome, trace: T
     """One sentence: how many ailments go, the power lost, and any choice of types left open."""
     exposed = total(_counts(pos.exposed))
     if not out.removed:
-        return f"{exposed} exposed ailment(s), fewer than 8: nothing is removed and no power is lost."
+        return f"{plural(exposed, 'exposed ailment')}, fewer than 8: nothing is removed and no power is lost."
     powers = "1 power" if out.power_lost == 1 else f"{out.power_lost} powers"
     text = f"{exposed} exposed ailments: {out.removed} are removed and the Runeslinger loses {powers}"
     text += ", which defeats it" if out.defeated else f", keeping {out.exposed_after_total}"
@@ -158,15 +188,16 @@ def _apply_summary(pos: ApplyAilmentsPosition, out: ApplyAilmentsOutcome, trace:
     applied = describe(out.applied) if out.applied else ""
     parts = [applied] if applied else []
     if out.open_applied:
-        parts.append(f"{out.open_applied} ailment(s) of types still to choose")
+        parts.append(f"{plural(out.open_applied, 'ailment')} of types still to choose")
     text = f"{name[:1].upper()}{name[1:]} receives {' and '.join(parts)}" if parts else \
         f"No ailment can be applied to {name}"
     missed = len(out.not_applied)
     if missed and parts:
-        text += f"; {missed} ailment(s) find no free area and are not applied"
+        text += f"; {plural(missed, 'ailment')} {agree(missed, 'finds', 'find')} no free area "
+        text += f"and {agree(missed, 'is', 'are')} not applied"
     losses = out.burn_i_health_loss
     if losses:
-        text += f"; Burn I makes it lose {losses[0]} health {len(losses)} time(s)"
+        text += f"; Burn I makes it lose {losses[0]} health {plural(len(losses), 'time')}"
     return text + "."
 
 
@@ -193,7 +224,8 @@ def _remove_batches(exposed_total: int, standing: Standing, trace: Trace, corpus
         trace.step(f"Fewer than {batch} exposed ailments: nothing is removed and no power is "
                    "lost.", must_remove)
     elif not is_defeated(standing.power, corpus):
-        trace.step(f"{left} exposed ailment(s) remain, fewer than {batch}: the phase ends.", must_remove)
+        trace.step(f"{plural(left, 'exposed ailment')} {agree(left, 'remains', 'remain')}, "
+                   f"fewer than {batch}: the phase ends.", must_remove)
     return left, standing
 
 
@@ -308,8 +340,8 @@ def _burn_i(out: ApplyAilmentsOutcome, trace: Trace, corpus: Corpus) -> None:
     if "burn" not in out.applied:
         return
     out.burn_i_health_loss = losses = burn_i_losses(out.applied["burn"], corpus)
-    trace.step(f"Burn I triggers once for each of the {len(losses)} Burn instance(s), one after another: "
-               f"{len(losses)} separate losses of {losses[0]} health.", burn_i_losses)
+    trace.step(f"Burn I triggers once for each of {plural(len(losses), 'Burn instance')}, one after another: "
+               f"{plural(len(losses), 'separate loss', 'separate losses')} of {losses[0]} health.", burn_i_losses)
 
 
 @rule("rs.ailments-advanced-rules.order", "rs.advanced-rules-targets.example-1")
@@ -341,7 +373,7 @@ def resolve_apply_ailments(pos: ApplyAilmentsPosition, trace: Trace, corpus: Cor
         return out
     free = area_count(corpus) - areas_in_use(exposed, concealed, boons)
     who = name[:1].upper() + name[1:]
-    trace.step(f"{who} has {describe(exposed)} exposed and {boons} area(s) holding a boon: "
+    trace.step(f"{who} has {describe(exposed)} exposed and {plural(boons, 'area')} holding a boon: "
                f"{free} of {area_count(corpus)} ailment areas are free.", areas_in_use, "rs.boons")
     after = dict(exposed)
     free = _apply_typed(entries, after, concealed, free, out, trace)
@@ -364,8 +396,8 @@ def _open_types(opened: Sequence[Application], after: Mapping[str, int], free: i
     fitting = min(len(opened), len(present) + min(free, len(fresh)))
     out.open_applied = fitting
     out.not_applied.extend(NotApplied(ailment=None, instances=e.instances) for e in opened[fitting:])
-    trace.step(f"The effect applies {len(opened)} different ailment(s) of types it leaves open; only "
-               f"{fitting} can be applied ({free} free area(s), {len(present)} type(s) already there).",
+    trace.step(f"The effect applies {plural(len(opened), 'different ailment')} of types it leaves open; only "
+               f"{fitting} can be applied ({plural(free, 'free area')}, {plural(len(present), 'type')} already there).",
                "rs.applying-ailments", "rs.ailments-advanced-rules.four-types", "rs.resolving-effects",
                "rs.advanced-rules-targets.example-1")
     allowed = [*present, *fresh] if free else present

@@ -27,7 +27,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME, AilmentCounts, describe
+from engine.runeslingers.common import GAME, AilmentCounts, ailment_words, describe
 from engine.runeslingers.fields import Player, ailment_list, ailments
 
 PENALTY_HINT = ("An effect on the boon's controller when it is destroyed and that controller does not own it, "
@@ -115,6 +115,26 @@ class BoonsPosition(OpenPosition):
             raise refuse(f"the existing boon is on {field}'s field, so {field} controls it, not "
                          f"{old.controller!r}", "on.boon.controller")
         return self
+
+    def reading(self) -> list[str]:
+        """The boon with its owner and controller, where it goes or why it is destroyed."""
+        b = self.boon
+        owner = f", owned by {b.owner}" if b.owner else ""
+        penalty = f" If destroyed while not owned: {b.if_destroyed_not_owned}." if b.if_destroyed_not_owned else ""
+        if self.action == "destroy":
+            cause = {"damage": " by damage", "effect": " by an effect", None: ""}[self.cause]
+            out = [f"{b.name}{owner}, on {b.controller}'s field, is destroyed{cause}.{penalty}"]
+            out.append(f"It conceals {ailment_words(b.conceals)}." if b.conceals else "It conceals no ailment.")
+            return out
+        on = self.on
+        if on is None:
+            return [f"{self.player} plays {b.name}{owner}.{penalty}"]
+        field = on.field or self.player
+        what = {"ailment": f"the ailment {ailment_words(on.ailments)}" if on.ailments else "an ailment",
+                "boon": f"the boon {on.boon.name} (owned by {on.boon.owner})" if on.boon else "a boon",
+                "concentration": "a concentration", "utility_slot": "a utility slot",
+                "defense_card": "a defense card"}[on.kind]
+        return [f"{self.player} plays {b.name}{owner} on {what}, on {field}'s field.{penalty}"]
 
 
 class BoonsOutcome(Outcome):

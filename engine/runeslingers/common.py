@@ -5,7 +5,7 @@ Paragraphs: ``rs.power-loss-conditions``, ``rs.gaining-determination``, ``rs.how
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, get_args
 
@@ -87,3 +87,39 @@ def types_present(counts: Mapping[str, int]) -> list[str]:
 def describe(counts: Mapping[str, int]) -> str:
     """Return ``5 burn, 3 curse`` (or ``none``)."""
     return ", ".join(f"{counts[t]} {t}" for t in types_present(counts)) or "none"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """Return ``"1 card"`` / ``"3 cards"`` (*many* for an irregular plural)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def joined(items: Sequence[str]) -> str:
+    """Return items joined for a sentence: ``a``, ``a and b``, ``a, b and c`` (``nothing`` when empty)."""
+    items = list(items)
+    if not items:
+        return "nothing"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def agree(n: int, one: str, many: str) -> str:
+    """Return the verb agreeing with a count: ``agree(1, "is", "are")`` -> ``"is"``."""
+    return one if n == 1 else many
+
+
+def ailment_words(counts: Mapping[Any, int] | None) -> str:
+    """Return ailments as a player says them: ``5 Burn and 3 Curse`` (``none`` when there are none)."""
+    counts = counts or {}
+    return joined([f"{counts[t]} {t.title()}" for t in types_present(counts)]) if types_present(counts) else "none"
+
+
+def standing_words(power: int, determination: int | None) -> str:
+    """Return ``5 power and 0 determination`` (determination 0 when unstated)."""
+    return f"{power} power and {determination or 0} determination"
+
+
+def keyword_words(keys: Sequence[str]) -> str:
+    """Return keywords as printed: ``keywords Token 2, Shout and Quick``, ``keyword Fate``, ``no keyword``."""
+    if not keys:
+        return "no keyword"
+    return f"{agree(len(keys), 'keyword', 'keywords')} {joined([k.title() for k in keys])}"

@@ -48,6 +48,15 @@ class ConflictPosition(OpenPosition):
             raise refuse(f"two effects share the id {self.effects[i].id!r}", f"effects[{i}].id")
         return self
 
+    def reading(self) -> list[str]:
+        """The active player, each effect with its level and controller, and the pick already made."""
+        level = {"card": "a card effect", "stance_ability": "a stance or ability", "ailment": "an ailment"}
+        out = [f"Active player: {self.active_player}."]
+        out += [f"Effect {e.id}: {level[e.level]}, controlled by {e.controller}." for e in self.effects]
+        if self.chosen is not None:
+            out.append(f"The active player picked {self.chosen}.")
+        return out
+
 
 class ConflictOutcome(Outcome):
     """Which effect prevails, the effects it overrides, and the priority level that decides."""

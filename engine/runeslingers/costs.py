@@ -32,7 +32,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, joined, keyword_words
 from engine.runeslingers.fields import (
     CardType,
     Player,
@@ -129,6 +129,28 @@ class PayCostPosition(OpenPosition):
     def _distinct_concentrations(self) -> PayCostPosition:
         unique_ids([c.id for c in self.concentrations], "id", "concentrations")
         return self
+
+    def reading(self) -> list[str]:
+        """The card with its cost and keywords, the light, where it goes, the trinkets and the targets."""
+        c, place = self.card, self.place_on
+        kind = {"runespell": "a runespell", "trinket": "a trinket", "chant": "a chant", "boon": "a boon"}[c.type]
+        out = [f"{self.player} plays {c.name}, {kind} with light cost {c.light_cost} and "
+               f"{keyword_words(c.keywords)}."]
+        conc = [f"{x.id} ({'exposed' if x.exposed else 'covered'}, {'ready' if x.ready else 'used'})"
+                for x in self.concentrations]
+        out.append(f"Concentrations: {joined(conc) if conc else 'none'}; turned for light now: "
+                   f"{joined(self.use) if self.use else 'none'}; light in the pool: {self.light_pool}.")
+        field = "the player's own field" if place.own_field else "an opponent's field"
+        where = {"concentration": f"concentration {place.id}", "utility_slot": "a utility slot"
+                 + (" that already holds a card" if place.occupied else ""),
+                 "ailment": "an ailment", "boon": "a boon"}[place.kind]
+        out.append(f"It goes on {where}, on {field}.")
+        if self.trinkets_controlled:
+            out.append(f"Trinkets already controlled: {joined(self.trinkets_controlled)}.")
+        for i, e in enumerate(self.targeting_effects, 1):
+            what = e.text or f"Targeting effect {i}"
+            out.append(f"{what[:1].upper()}{what[1:]}: {'has' if e.valid_target else 'has no'} valid target.")
+        return out
 
 
 class PayCostOutcome(Outcome):
@@ -349,7 +371,9 @@ def _targets(card: PlayedCard, keywords: Sequence[str], effects: Sequence[Target
             trace.violate(f"{what!r} has no valid target in play, so {card.name} cannot be played at all",
                           untargeted)
         if not missing:
-            trace.step(f"Each of the {len(effects)} targeting effect(s) has a valid target in play (card play "
+            trace.step(("The targeting effect has" if len(effects) == 1 else
+                        f"Each of the {len(effects)} targeting effects has")
+                       + " a valid target in play (card play "
                        "step 5); an effect with a valid target may be used even if it can do little.", untargeted)
 
 

@@ -18,7 +18,15 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME, Determination, Power, Standing, is_defeated, record_power_loss
+from engine.runeslingers.common import (
+    GAME,
+    Determination,
+    Power,
+    Standing,
+    is_defeated,
+    record_power_loss,
+    standing_words,
+)
 
 DamageType = Literal["basic", "direct", "pierce", "health_loss"]
 TYPE_RULE = {"basic": "rs.damage.basic", "direct": "rs.damage.direct", "pierce": "rs.damage.pierce",
@@ -107,6 +115,41 @@ class DamagePosition(OpenPosition):
     damage_type: DamageType
     block: BlockDeclared | None = maybe()
     source_is_enemy: bool | None = maybe()
+
+    def reading(self) -> list[str]:
+        """The target with its numbers, the incoming damage and the block."""
+        t, b = self.target, self.block or BlockDeclared()
+        name = t.name or "the target"
+        called = f"{t.name}, a" if t.name else "a"
+        if t.kind == "runeslinger":
+            value = "" if t.block_value is None else f", block value {t.block_value}"
+            out = [f"Target: {called} Runeslinger with {t.health} of {t.max_health} health, "
+                   f"{standing_words(t.power or 0, t.determination)}{value}."]
+        else:
+            already = f" ({t.damage_this_turn} damage already this turn)" if t.damage_this_turn else ""
+            out = [f"Target: {called} defense card with defense {t.defense}{already}."]
+            if t.controller:
+                c = t.controller
+                value = "" if c.block_value is None else f", block value {c.block_value}"
+                out.append(f"Its controller: {c.name or 'a Runeslinger'}, with {c.health} of {c.max_health} health, "
+                           f"{standing_words(c.power, c.determination)}{value}.")
+        kind = f"{self.amount} health loss" if self.damage_type == "health_loss" else \
+            f"{self.amount} {self.damage_type} damage"
+        source = {True: ", from an enemy", False: ", from the target's own side", None: ""}[self.source_is_enemy]
+        out.append(f"Incoming: {kind}{source}.")
+        if b.declared is True:
+            value = "its printed block value" if b.value is None else f"block value {b.value}"
+            when = " after the damage" if b.timing == "after_damage" else ""
+            out.append(f"Block: {name}'s player blocks{when}, with {value}.")
+        elif b.declared is False:
+            out.append(f"Block: {name}'s player does not block.")
+        else:
+            out.append("Block: not decided yet.")
+        if b.barrier:
+            out.append(f"A block barrier of {b.barrier} is already on the target.")
+        if b.already_blocked_this_turn:
+            out.append("That player has already blocked this turn.")
+        return out
 
 
 def _absent_if_none(value: object) -> bool:
@@ -350,17 +393,28 @@ LABELS: dict[str, Label] = {
 
 
 def _summary(pos: DamagePosition, out: DamageOutcome, trace: Trace) -> str:
-    """One sentence: what reaches the target, and its health, power or destruction after."""
+    """One sentence: what reaches the target, and its health, power or destruction after; while the block is
+    still to be decided, said as what happens without one (never as settled)."""
+    text = _settled(pos, out)
+    if not trace.decisions:
+        return text
+    target = pos.target
+    who = f"{target.name}'s player" if target.name and target.kind == "runeslinger" else "the target's controller"
+    first = text[:1].lower() + text[1:] if text.startswith(("The ", "Its ")) else text
+    return f"If {who} does not block, {first[:-1]}; a block would change this."
+
+
+def _settled(pos: DamagePosition, out: DamageOutcome) -> str:
+    """The summary once every choice is made."""
     target = pos.target
     is_slinger = target.kind == "runeslinger"
     name = target.name or ("The Runeslinger" if is_slinger else "The defense card")
     name = name[:1].upper() + name[1:]
     block = f" after the block prevents {out.prevented}" if out.prevented else ""
-    pending = " (no block assumed; the target's controller may still block)" if trace.decisions else ""
     loss = pos.damage_type == "health_loss"
     if is_slinger or out.excess_to_controller:
         if out.defeated:
-            return f"{name} is defeated: {plural_power(out.power_lost)} lost and none left{block}{pending}."
+            return f"{name} is defeated: {plural_power(out.power_lost)} lost and none left{block}."
         if out.health is None:
             return f"{name} is destroyed{block}; the excess waits for the controller's health to be known."
         head = name if is_slinger else "Its controller"
@@ -370,10 +424,10 @@ def _summary(pos: DamagePosition, out: DamageOutcome, trace: Trace) -> str:
         what = "loses" if loss else "takes"
         amount = out.dealt if is_slinger else out.excess_to_controller
         return (f"{head} {what} {amount} {'health' if loss else 'damage'}{block} and ends at {out.health} "
-                f"health{lost}{pending}.")
+                f"health{lost}.")
     if out.destroyed:
-        return f"{name} is destroyed{block}{pending}."
-    return f"{name} takes {out.dealt} damage{block}; its defense drops to {out.defense} this turn{pending}."
+        return f"{name} is destroyed{block}."
+    return f"{name} takes {out.dealt} damage{block}; its defense drops to {out.defense} this turn."
 
 
 def plural_power(n: int) -> str:

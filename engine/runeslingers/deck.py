@@ -17,7 +17,7 @@ from pydantic import ConfigDict
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, joined, plural
 
 Format = Literal["constructed", "draft", "sealed"]
 FORMATS = {"constructed": "rs.modes-of-play.constructed", "draft": "rs.modes-of-play.draft",
@@ -54,6 +54,19 @@ class DeckPosition(OpenPosition):
     format: Format
     cards: list[ListedCard] = Field(max_length=MAX_ITEMS)
     runeslinger: DeckRuneslinger | None = maybe()
+
+    def reading(self) -> list[str]:
+        """The mode of play, every card with its copies, and the Runeslinger's classes."""
+        size = sum(c.copies for c in self.cards)
+        cards = [f"{c.name} ×{c.copies}" + (" (an X card)" if c.x_card else "") for c in self.cards]
+        out = [f"A {self.format} deck of {plural(size, 'card')}: {joined(cards)}."]
+        s = self.runeslinger
+        if s is not None:
+            classes = [f"{what} class {value}" for what, value in (("Runeslinger", s.class_),
+                                                                   ("stance", s.stance_class),
+                                                                   ("ability", s.ability_class)) if value]
+            out.append(f"Runeslinger: {s.name or 'not named'}" + (f"; {', '.join(classes)}." if classes else "."))
+        return out
 
 
 class DeckOutcome(Outcome):
@@ -122,7 +135,7 @@ def _summary(pos: DeckPosition, out: DeckOutcome, trace: Trace) -> str:
 def _size(fmt: str, cards: Sequence[DeckCard], need: int, trace: Trace) -> None:
     """The deck's size against its mode of play's (the contested 30 of Setup noted)."""
     size = sum(c.copies for c in cards)
-    trace.step(f"A {fmt} deck: {size} card(s) in {len(cards)} distinct name(s).", FORMATS[fmt])
+    trace.step(f"A {fmt} deck: {plural(size, 'card')} in {plural(len(cards), 'distinct name')}.", FORMATS[fmt])
     trace.step("Deck size is contested: Setup step 3 speaks of a 30-card deck, while Modes of Play sets "
                f"each mode's size; the engine follows Modes of Play, so a {fmt} deck has exactly {need} "
                "cards.",

@@ -16,7 +16,18 @@ from typing import Annotated, Literal
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, OpenPosition, Outcome, maybe
-from engine.runeslingers.common import GAME, Determination, Power, Standing, is_defeated, record_power_loss
+from engine.runeslingers.common import (
+    GAME,
+    Determination,
+    Power,
+    Standing,
+    agree,
+    is_defeated,
+    joined,
+    plural,
+    record_power_loss,
+    standing_words,
+)
 
 PassChoice = Literal["draw_third_card", "return_concentration"]
 
@@ -37,6 +48,21 @@ class DrawPosition(OpenPosition):
     passed: bool | None = maybe()
     pass_choice: PassChoice | None = maybe()
 
+    def reading(self) -> list[str]:
+        """The piles, the draw, the player's standing and the pass."""
+        out = [f"Hand: {plural(self.hand, 'card')} (at most {'8' if self.max_hand is None else self.max_hand}); "
+               f"deck: {plural(self.deck, 'card')}; discard pile: {plural(self.discard, 'card')}.",
+               f"Draw: {plural(self.draw, 'card')} from an effect." if self.draw is not None else
+               "Draw: the Draw Phase" + (", on the first turn of the encounter." if self.first_turn else "."),
+               f"The player has {standing_words(self.power, self.determination)}."]
+        if self.pass_choice == "draw_third_card":
+            out.append("The player passes and draws 1 more card.")
+        elif self.pass_choice == "return_concentration":
+            out.append("The player passes and returns an exposed concentration to the hand.")
+        elif self.passed:
+            out.append("The player passes (what they take for it is not stated).")
+        return out
+
 
 class DiscardFromHandPosition(OpenPosition):
     """An effect discarding cards from a hand: the hand, the amount, and the cards taken."""
@@ -47,6 +73,14 @@ class DiscardFromHandPosition(OpenPosition):
     amount: int = Field(ge=0, le=99)
     at_random: bool | None = maybe()
     chosen: list[Annotated[str, Field(max_length=200)]] | None = maybe(max_length=99)
+
+    def reading(self) -> list[str]:
+        """The hand, the amount, and how the cards are picked."""
+        out = [f"An effect discards {plural(self.amount, 'card')} from a hand of {self.hand}"
+               + (", at random." if self.at_random else ".")]
+        if self.chosen is not None:
+            out.append(f"Cards named: {joined(self.chosen)}.")
+        return out
 
 
 class DrawOutcome(Outcome):
@@ -138,7 +172,7 @@ def _empty_deck(piles: Piles, trace: Trace, corpus: Corpus) -> Piles:
         trace.step("The discard pile is empty too: with no cards in deck and discard pile at the same time, "
                    "the player loses the encounter.", is_game_lost)
         return replace(piles, game_lost=True)
-    trace.step(f"The discard pile ({piles.discard} card(s)) is shuffled and becomes the new deck; the paused "
+    trace.step(f"The discard pile ({plural(piles.discard, 'card')}) is shuffled and becomes the new deck; the paused "
                "draw resumes.", is_deck_empty, "rs.resolving-effects.deck-exception")
     return replace(piles, deck=piles.discard, discard=0, reshuffles=piles.reshuffles + 1)
 
@@ -155,7 +189,7 @@ def draw_cards(piles: Piles, count: int, max_hand: int, trace: Trace, corpus: Co
         left -= take
         piles = replace(piles, hand=piles.hand + into, deck=piles.deck - take, discard=piles.discard + over,
                         drawn=piles.drawn + take, discarded=piles.discarded + over)
-        trace.step(f"Draw {take} card(s): {into} into the hand (now {piles.hand})"
+        trace.step(f"Draw {plural(take, 'card')}: {into} into the hand (now {piles.hand})"
                    + (f", {over} discarded because the hand is at its maximum of {max_hand}" if over else "")
                    + f"; {piles.deck} left in the deck.", split_draw)
         if is_deck_empty(piles.deck, corpus):
@@ -173,23 +207,27 @@ HAND_LABELS: dict[str, Label] = {"discarded": "Cards discarded", "hand": "Cards 
 
 def _draw_summary(pos: DrawPosition, out: DrawOutcome, trace: Trace) -> str:
     """One sentence: cards drawn, discarded and the power lost to an empty deck."""
-    if out.game_lost or out.defeated:
-        return (f"The player loses the game: the deck runs out with no power left to lose after drawing "
-                f"{out.drawn} card(s).")
-    text = f"The player draws {out.drawn} card(s) and holds {out.hand}"
+    if out.game_lost:
+        return (f"The player loses the encounter: after drawing {plural(out.drawn, 'card')}, the deck and the "
+                "discard pile are both empty.")
+    if out.defeated:
+        return (f"The player is defeated: after drawing {plural(out.drawn, 'card')}, the empty deck costs the "
+                "last power.")
+    text = f"The player draws {plural(out.drawn, 'card')} and holds {out.hand}"
     if out.discarded:
         text += f", discarding {out.discarded} because the hand is full"
     if out.power_lost:
         text += (f"; the empty deck costs {'1 power' if out.power_lost == 1 else str(out.power_lost) + ' powers'}"
                  f" and the discard pile is reshuffled")
     if trace.decisions:
-        text += "; on passing he still chooses to draw 1 more card or return a concentration"
+        text += "; on passing, the player still chooses to draw 1 more card or return a concentration"
     return text + "."
 
 
 def _hand_summary(pos: DiscardFromHandPosition, out: DiscardFromHandOutcome, trace: Trace) -> str:
     """One sentence: how many cards go, how many stay, and who picks them."""
-    text = f"{out.discarded} card(s) are discarded from the hand, leaving {out.hand}"
+    text = f"{plural(out.discarded, 'card')} {agree(out.discarded, 'is', 'are')} discarded "
+    text += f"from the hand, leaving {out.hand}"
     if trace.decisions:
         text += "; picked at random by an enemy" if pos.at_random else "; the discarding player picks them"
     return text + "."
@@ -198,11 +236,11 @@ def _hand_summary(pos: DiscardFromHandPosition, out: DiscardFromHandOutcome, tra
 def _count(pos: DrawPosition, max_hand: int, trace: Trace, corpus: Corpus) -> int:
     """The draw: the cards an effect draws, or the Draw Phase's 2 (1 on the encounter's first turn)."""
     if pos.draw is not None:
-        trace.step(f"Draw {pos.draw} card(s); the maximum hand size is {max_hand}.", max_hand_size)
+        trace.step(f"Draw {plural(pos.draw, 'card')}; the maximum hand size is {max_hand}.", max_hand_size)
         return pos.draw
     count = phase_draws(bool(pos.first_turn), corpus)
     first = " (the first turn of the encounter)" if pos.first_turn else ""
-    trace.step(f"Draw Phase: draw {count} card(s){first}; the maximum hand size is {max_hand}.",
+    trace.step(f"Draw Phase: draw {plural(count, 'card')}{first}; the maximum hand size is {max_hand}.",
                phase_draws, max_hand_size)
     return count
 
@@ -259,7 +297,7 @@ def resolve_discard_from_hand(pos: DiscardFromHandPosition, trace: Trace, corpus
     """Resolve an effect discarding cards from a hand: it does as much as it can (unlike on a deck)."""
     hand, amount = pos.hand, pos.amount
     n = hand_discards(amount, hand)
-    trace.step(f"The effect discards {amount} card(s) from a hand of {hand}: {n} can be discarded.",
+    trace.step(f"The effect discards {plural(amount, 'card')} from a hand of {hand}: {n} can be discarded.",
                hand_discards)
     if n < amount:
         trace.step("Effects do only as much as they can; the rest is ignored. (Effects that take cards from "
@@ -268,13 +306,16 @@ def resolve_discard_from_hand(pos: DiscardFromHandPosition, trace: Trace, corpus
     chosen = pos.chosen
     if 0 < n < hand and chosen is None:
         if pos.at_random:
-            trace.decide("enemy", f"{n} card(s) from the hand, without seeing them (name them)", "rs.term.at-random",
+            trace.decide("enemy", f"{plural(n, 'card')} from the hand, without seeing them (name them)",
+                         "rs.term.at-random",
                          field="chosen")
         else:
-            trace.decide("discarding player", f"which {n} card(s) to discard (name them)", "rs.resolving-effects",
+            trace.decide("discarding player", f"which {plural(n, 'card')} to discard (name them)",
+                         "rs.resolving-effects",
                          field="chosen")
     elif chosen is not None and len(chosen) != n:
-        trace.violate(f"{n} card(s) are discarded, the position names {len(chosen)}", hand_discards)
+        trace.violate(f"{plural(n, 'card')} {agree(n, 'is', 'are')} discarded, the position names "
+                      f"{len(chosen)}", hand_discards)
     elif chosen:
         trace.step(f"Discarded: {', '.join(chosen)}.", "rs.term.at-random" if pos.at_random
                    else "rs.resolving-effects")

@@ -25,7 +25,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, agree, joined, plural
 from engine.runeslingers.fields import Player, player, unique_ids
 
 Source = Literal["runeslinger_ability", "stance", "card"]
@@ -96,6 +96,31 @@ class EndOfTurnPosition(OpenPosition):
                 raise refuse(f"defense {card.defense} is above max_defense {card.max_defense}; damage only lowers "
                              "a defense card's defense", f"defense_cards[{i}].defense")
         return self
+
+    def reading(self) -> list[str]:
+        """The players, what is in play, the light unspent, the barriers and the effects with their durations."""
+        out = [f"{self.active_player}'s turn ends; {self.player_to_left} is on their left."]
+        if self.runespells_in_play:
+            out.append("Runespells in play: " + joined([f"{r.name} ({r.owner}'s)" for r in self.runespells_in_play])
+                       + ".")
+        if self.light_unspent:
+            out.append("Light unspent: " + joined([f"{who} {n}" for who, n in self.light_unspent.items()]) + ".")
+        for d in self.defense_cards:
+            by = f" ({d.controller}'s)" if d.controller else ""
+            out.append(f"Defense card {d.name}{by}: defense {d.defense} of {d.max_defense}.")
+        for b in self.block_barriers:
+            by = f", applied by {b.applied_by}" if b.applied_by else ""
+            out.append(f"Block barrier on {b.on}: {b.value} left{by}.")
+        source = {"runeslinger_ability": "a Runeslinger ability", "stance": "a stance", "card": "a card"}
+        lasts = {"this_turn": "lasts this turn", "until_end_of_next_turn": "lasts until the end of the next turn",
+                 "while_source_in_play": "lasts while its source is in play"}
+        for e in self.effects:
+            card = f" ({e.source_card})" if e.source_card else ""
+            gone = "" if e.source_in_play else "; its source has left play"
+            began = "began this turn" if e.started == "this_turn" else "began on the previous turn"
+            out.append(f"Effect {e.id}: from {source[e.source]}{card}, {lasts.get(e.duration, e.duration)}, "
+                       f"{began}{gone}.")
+        return out
 
 
 class EndOfTurnOutcome(Outcome):
@@ -221,11 +246,12 @@ def _defense(pos: EndOfTurnPosition, out: EndOfTurnOutcome, trace: Trace) -> Non
 
 def _summary(pos: EndOfTurnPosition, out: EndOfTurnOutcome, total: int) -> str:
     """One sentence: what the turn's end clears, and who is next."""
-    bits = [f"{len(out.discarded)} runespell(s) discarded" if out.discarded else "",
+    bits = [f"{plural(len(out.discarded), 'runespell')} discarded" if out.discarded else "",
             f"{total} unspent light removed" if total else "",
-            f"{len(out.effects_ended)} effect(s) end" if out.effects_ended else "",
+            f"{plural(len(out.effects_ended), 'effect')} "
+            f"{agree(len(out.effects_ended), 'ends', 'end')}" if out.effects_ended else "",
             f"{len(out.effects_continue)} continue" if out.effects_continue else "",
-            f"{out.barriers_removed} barrier(s) removed" if out.barriers_removed else ""]
+            f"{plural(out.barriers_removed, 'barrier')} removed" if out.barriers_removed else ""]
     said = ", ".join(b for b in bits if b)
     return (f"{pos.active_player}'s turn ends" + (f" ({said})" if said else "")
             + f"; {pos.player_to_left} is the next active player")

@@ -5,32 +5,56 @@ Every field carries a ``title`` and, where it helps, a ``description`` and a ``d
 defaults to false, an optional list or object to empty, as CONTRACT.md says), so the board's form generator
 can label it without knowing the situation.
 
-Keywords are lower-case strings; numbered ones carry their number (``"token 2"``, ``"ail 2"``). Positions may
-write them in any case and with extra spaces: :func:`keyword_key` normalizes them before any rule reads them.
+Keywords are the book's (an enum with player-word labels); numbered ones carry their number (``"token 2"``,
+``"ail 2"``). Positions may write them in any case and with extra spaces (:func:`keyword_key` normalizes them
+while reading); any other word is unreadable input naming its path.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
 
 from engine.errors import UnreadableInputError
-from engine.model import Field, refuse
+from engine.model import Field, labelled, refuse
 from engine.runeslingers.common import AILMENT_TYPES, Ailment
 
 CardType = Literal["runespell", "trinket", "chant", "boon"]
 CARD_TYPE_HINT = "Runespell (spirit, utility or attack card), or a defense card: trinket, chant or boon."
-KEYWORD_PATTERN = r"^\s*[A-Za-z][A-Za-z-]*(\s+[0-9]{1,2})?\s*$"
 _NUMBERED = re.compile(r"^([a-z][a-z-]*)(?:\s+([0-9]{1,2}))?$")
+
+KeywordWord = Literal["fate", "choice", "distract", "charge", "use", "quick", "shout", "pierce",
+                      "token 1", "token 2", "token 3", "token 4", "token 5", "token 6", "token 7", "token 8",
+                      "token 9", "ail 1", "ail 2", "ail 3", "ail 4", "ail 5", "ail 6", "ail 7", "ail 8", "ail 9"]
+KEYWORDS: tuple[str, ...] = get_args(KeywordWord)
+"""The book's keywords; Token X and Ail X carry their number."""
+KEYWORD_WORDS: dict[str, str] = {k: k.title() for k in KEYWORDS}
 
 Name = Annotated[str, Field(max_length=200)]
 Player = Annotated[str, Field(max_length=80)]
-Keyword = Annotated[str, Field(max_length=30, pattern=KEYWORD_PATTERN, title="Keyword",
-                               description="As printed, lower case; numbered keywords carry their number: fate, "
-                                           "choice, distract, charge, use, quick, shout, pierce, token 2, ail 2.")]
+
+
+def _keyword_word(value: Any) -> Any:
+    """Read a keyword in any case and spacing (``"Token  2"`` is ``token 2``); refuse a word the book does not
+    have as a keyword (its path is the keyword's)."""
+    if not isinstance(value, str):
+        return value
+    key = keyword_key(value)
+    if key in ("token", "ail"):
+        raise refuse(f"{key!r} needs its number, e.g. '{key} 2'")
+    if key not in KEYWORDS:
+        raise refuse(f"{value[:40]!r} is not a keyword of the book (fate, choice, distract, charge, use, quick, "
+                     "shout, pierce, token 1 to 9, ail 1 to 9)")
+    return key
+
+
+Keyword = Annotated[KeywordWord, BeforeValidator(_keyword_word),
+                    Field(title="Keyword", description="As printed on the keyword bar; Token X and Ail X carry "
+                                                       "their number.",
+                          json_schema_extra=labelled(KEYWORD_WORDS))]
 
 
 def _distinct(values: list[str]) -> list[str]:

@@ -29,7 +29,16 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import AILMENT_TYPES, GAME, AilmentCounts, describe
+from engine.runeslingers.common import (
+    AILMENT_TYPES,
+    GAME,
+    AilmentCounts,
+    ailment_words,
+    describe,
+    joined,
+    keyword_words,
+    plural,
+)
 from engine.runeslingers.fields import (
     CardType,
     Keyword,
@@ -119,6 +128,36 @@ class KeywordPosition(OpenPosition):
         if self.action == "play" and deciding and not self.bullets:
             raise refuse(f"a card with {deciding.title()} has bullet effects; list them in 'bullets'", "bullets")
         return self
+
+    def reading(self) -> list[str]:
+        """The card with its keywords, what happens to it, and the facts that action reads."""
+        c = self.card
+        added = f"; {keyword_words(c.added_keywords)} added by effects" if c.added_keywords else ""
+        out = [f"{self.player}'s {c.name}: {keyword_words(c.keywords)}{added}."]
+        if self.action == "play":
+            where = {"concentration": " on a concentration", "utility_slot": " on a utility slot", None: ""}
+            out.append(f"It is played{where[self.place_on]}.")
+            for i, b in enumerate(self.bullets, 1):
+                text = f" ({b.text})" if b.text else ""
+                out.append(f"Bullet {i}{text}: {'has' if b.valid_target else 'has no'} valid target.")
+            if self.target_enemy:
+                out.append(f"Target enemy Runeslinger: {self.target_enemy}.")
+            if self.chosen_bullet is not None:
+                out.append(f"Bullet {self.chosen_bullet} was picked.")
+            if self.ail_paid is not None:
+                out.append(f"Ailments applied for Ail X: {ailment_words(self.ail_paid)}.")
+        elif self.action == "use":
+            out.append("It is used (turned sideways)" + ("; it was played this turn" if self.played_this_turn else "")
+                       + ("; it is already turned sideways." if self.used else "."))
+        elif self.action == "charge":
+            out.append(f"It is charged; it has {plural(self.tokens, 'token')}"
+                       + ("; it was already charged this turn" if self.charged_this_turn else "")
+                       + ("; in the player's own Play Phase." if self.own_play_phase else
+                          "; outside the player's own Play Phase."))
+        else:
+            owner = self.concentration_owner or self.player
+            out.append(f"It leaves the field; the concentration under it is {owner}'s.")
+        return out
 
 
 class KeywordOutcome(Outcome):
@@ -255,7 +294,8 @@ def _bullets(pos: KeywordPosition, deciding: str, out: KeywordOutcome, trace: Tr
                       selectable_bullets)
         return
     trace.step(f"Bullets that may be picked: {', '.join(map(str, selectable))}"
-               + (f"; bullet {', '.join(map(str, blocked))} has no valid target and may not be." if blocked else
+               + (f"; {'bullet' if len(blocked) == 1 else 'bullets'} {joined([str(b) for b in blocked])} "
+                  f"{'has' if len(blocked) == 1 else 'have'} no valid target and may not be." if blocked else
                   " (each has a valid target, even if it could do little)."), selectable_bullets)
     chosen = pos.chosen_bullet
     if chosen is None:
@@ -295,7 +335,7 @@ def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace
     for k in order:
         base, n = keyword_parts(k)
         if base == "token":
-            trace.step(f"Token {n}: {name} enters play with {n} basic token(s).", tokens_on_entry)
+            trace.step(f"Token {n}: {name} enters play with {plural(n or 0, 'basic token')}.", tokens_on_entry)
         elif base == "ail":
             _ail(pos, n or 0, out, trace)
         elif base in ("fate", "choice") and base == deciding:
@@ -319,7 +359,7 @@ def _play(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, trace
     if "ail" in (keyword_parts(k)[0] for k in order) and pos.ail_paid is None and not trace.violations:
         return f"{pos.player} chooses which ailment type to apply to pay {name}'s Ail cost"
     bits = [f"bullet {out.chosen} is used" if out.chosen else "",
-            f"it enters play with {out.tokens} token(s)" if out.tokens else "",
+            f"it enters play with {plural(out.tokens, 'token')}" if out.tokens else "",
             f"{pos.player} applies {describe(out.ailments_applied)} as its cost"
             if out.ailments_applied else ""]
     said = "; ".join(b for b in bits if b)
@@ -352,7 +392,7 @@ def _charge(pos: KeywordPosition, order: Sequence[str], out: KeywordOutcome, tra
     out.tokens = tokens_after_charge(tokens, corpus)
     trace.step(f"Charge: 1 more basic token on {name} ({tokens} → {out.tokens}); tokens from charging have no "
                "special effect.", tokens_after_charge)
-    return f"{pos.player} charges {name}: it now has {out.tokens} token(s)"
+    return f"{pos.player} charges {name}: it now has {plural(out.tokens or 0, 'token')}"
 
 
 @rule("rs.keywords", "rs.term.distract")

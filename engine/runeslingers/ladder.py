@@ -8,7 +8,6 @@ Paragraphs: ``rs.the-ladder``, ``rs.the-ladder.resolution``, ``rs.the-ladder.def
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -18,13 +17,27 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runeslingers.common import GAME
+from engine.runeslingers.common import GAME, agree, joined, plural
 from engine.runeslingers.fields import first_repeat
 
-# effects that take their target card out of play (or conceal it, which counts the same)
-REMOVING = re.compile(
-    r"\b(conceal\w*|destroy\w*|discard\w*|return\w*|void\w*|(?:place|put)\w*\b[^.;]*\bunder)\b",
-    re.IGNORECASE)
+LadderEffect = Literal["damage", "ailment", "block", "conceal", "destroy", "discard", "return_to_hand", "void",
+                       "place_under", "other"]
+EFFECT_WORDS: dict[str, str] = {
+    "damage": "Deals damage or health loss",
+    "ailment": "Applies ailments",
+    "block": "Blocks or prevents damage",
+    "conceal": "Conceals its target",
+    "destroy": "Destroys its target",
+    "discard": "Discards its target",
+    "return_to_hand": "Returns its target to a hand",
+    "void": "Voids its target",
+    "place_under": "Places its target under a card",
+    "other": "Something else (its target stays in play)",
+}
+"""What a rung's effect does to its targets, in a player's words (the board's choice)."""
+REMOVING: frozenset[str] = frozenset({"conceal", "destroy", "discard", "return_to_hand", "void", "place_under"})
+"""Effects that take their target out of play (a concealed card counts as out of play)."""
+HIDING: frozenset[str] = frozenset({"conceal", "place_under"})
 
 
 class PlayedCard(Model):
@@ -35,11 +48,11 @@ class PlayedCard(Model):
     card: str = Field(max_length=200)
     id: str | None = maybe(max_length=200)
     player: str = Field(max_length=200)
-    effect: str | None = maybe(max_length=200)
+    effect: LadderEffect | None = maybe("What the card's effect does to its targets; left unstated, the ruling "
+                                        "asks when it matters.", title="Effect", labels=EFFECT_WORDS)
     targets: list[Annotated[str, Field(max_length=200)]] | None = maybe(max_length=20)
     card_type: Literal["runespell", "defense_card"] | None = maybe()
     shout: bool | None = maybe()
-    removes_targets: bool | None = maybe()
 
 
 class LadderPosition(OpenPosition):
@@ -56,6 +69,21 @@ class LadderPosition(OpenPosition):
             name = self.plays[i].id or self.plays[i].card
             raise refuse(f"two plays are both called {name!r}; give each copy its own 'id'", f"plays[{i}].id")
         return self
+
+    def reading(self) -> list[str]:
+        """Each rung, bottom first: the card, its player, what its effect does and its targets."""
+        out = []
+        top = len(self.plays) - 1
+        for i, p in enumerate(self.plays):
+            where = " (bottom)" if i == 0 and top else " (top)" if i == top and top else ""
+            kind = {"runespell": "a runespell", "defense_card": "a defense card", None: ""}[p.card_type]
+            bits = [kind, "with Shout" if p.shout else "without Shout" if p.shout is False else ""]
+            extra = f" ({' '.join(b for b in bits if b)})" if any(bits) else ""
+            copy = f" [{p.id}]" if p.id and p.id != p.card else ""
+            does = EFFECT_WORDS[p.effect].lower() if p.effect else "effect not stated"
+            on = f", targeting {joined(p.targets)}" if p.targets else ", no target"
+            out.append(f"Rung {i + 1}{where}: {p.card}{copy}{extra}, played by {p.player}: {does}{on}.")
+        return out
 
 
 class LadderOutcome(Outcome):
@@ -74,19 +102,22 @@ class Play:
     id: str
     card: str
     player: str
-    effect: str
+    effect: str | None
     targets: tuple[str, ...]
     card_type: str | None
     shout: bool | None
-    removes: bool
+    index: int = 0
 
     @classmethod
-    def of(cls, raw: PlayedCard) -> Play:
-        """Read a play; ``removes_targets`` overrides what the effect text says."""
-        effect = raw.effect or ""
-        removes = raw.removes_targets if raw.removes_targets is not None else bool(REMOVING.search(effect))
-        return cls(raw.id or raw.card, raw.card, raw.player, effect, tuple(raw.targets or ()), raw.card_type,
-                   raw.shout, removes)
+    def of(cls, raw: PlayedCard, index: int = 0) -> Play:
+        """Read a play (*index* is its place in ``plays``, counted from 0)."""
+        return cls(raw.id or raw.card, raw.card, raw.player, raw.effect, tuple(raw.targets or ()), raw.card_type,
+                   raw.shout, index)
+
+    @property
+    def removes(self) -> bool:
+        """Return whether its effect takes its targets out of play (an unstated effect does not say)."""
+        return self.effect in REMOVING
 
 
 @rule("rs.the-ladder", "rs.the-ladder.resolution")
@@ -130,12 +161,17 @@ LABELS: dict[str, Label] = {
 
 
 def _summary(pos: LadderPosition, out: LadderOutcome, trace: Trace) -> str:
-    """One sentence: the order the rungs resolve in, and what fizzles."""
+    """One sentence: the order the rungs resolve in, and what fizzles (or what an open decision decides)."""
     order, fizzled = out.resolution_order, out.fizzled
+    if trace.decisions:
+        asked = pos.plays[int(trace.decisions[0].field.split("[")[1].split("]")[0])]
+        text = f"The ladder resolves top down: {joined(order)}" if len(order) > 1 else f"{order[0]} resolves"
+        return (text + f"; what resolves after {asked.card} depends on what its effect does to its "
+                "targets, still to be stated.")
     if len(order) == 1:
         return f"{order[0]} " + ("fizzles." if fizzled else "resolves: nobody answers it.")
     text = "The ladder resolves top down: " + ", ".join(order)
-    text += f"; {', '.join(fizzled)} {'fizzles' if len(fizzled) == 1 else 'fizzle'}" if fizzled else \
+    text += f"; {', '.join(fizzled)} {agree(len(fizzled), 'fizzles', 'fizzle')}" if fizzled else \
         "; nothing fizzles"
     return text + "."
 
@@ -145,7 +181,8 @@ def _climb(plays: Sequence[Play], trace: Trace) -> bool:
     """The rungs as played: each answer must be a legal answer to the rung below; return whether all are."""
     first = plays[0]
     trace.step(f"{first.card} ({first.player}) is the bottom rung"
-               + (f"; {len(plays) - 1} answer(s) climb above it." if len(plays) > 1 else
+               + (f"; {plural(len(plays) - 1, 'answer')} {agree(len(plays) - 1, 'climbs', 'climb')} above it."
+                  if len(plays) > 1 else
                   "; nobody answers, so no ladder forms and it simply resolves."), "rs.the-ladder")
     for below, answer in itertools.pairwise(plays):
         for problem in answer_problems(below, answer):
@@ -159,48 +196,64 @@ def _climb(plays: Sequence[Play], trace: Trace) -> bool:
     return True
 
 
+def _still_matters(play: Play, below: Sequence[Play], live: Sequence[str]) -> bool:
+    """Return whether a target of *play* is a rung still to resolve, or one of that rung's targets."""
+    later = {name for b in below for name in (b.id, b.card, *b.targets)}
+    return any(t in later for t in live)
+
+
 @rule("rs.resolving-effects", "rs.card-play-steps.7", "rs.term.concealed", "rs.the-ladder.resolution")
-def _resolve_rung(play: Play, gone: set[str], out: LadderOutcome, trace: Trace) -> None:
-    """One rung resolves: it fizzles if it or all its targets left play, else does what it can."""
+def _resolve_rung(play: Play, below: Sequence[Play], gone: set[str], out: LadderOutcome, trace: Trace) -> bool:
+    """One rung resolves: it fizzles if it or all its targets left play, else does what it can. Return False
+    when what it does is unstated and decides how the rungs below resolve (the ruling stops there)."""
     out.resolution_order.append(play.card)
     if has_left_play(play, gone):
         out.fizzled.append(play.card)
         trace.step(f"{play.card} has left play or is concealed before its rung resolves: it has no "
                    "effects and does nothing.", has_left_play)
-        return
+        return True
     live = live_targets(play, gone)
     if play.targets and not live:
         out.fizzled.append(play.card)
-        trace.step(f"{play.card}'s target ({', '.join(play.targets)}) has left the field or is "
-                   "concealed: the effect fizzles.", live_targets)
-        return
+        trace.step(f"{play.card}'s {agree(len(play.targets), 'target', 'targets')} ({joined(play.targets)}) "
+                   f"{agree(len(play.targets), 'has', 'have')} left the field or been concealed: the effect "
+                   "fizzles.", live_targets)
+        return True
+    if play.effect is None and _still_matters(play, below, live):
+        trace.decide(play.player, f"what {play.card}'s effect does to {joined(live)}", "rs.the-ladder.resolution",
+                     options=list(EFFECT_WORDS), field=f"plays[{play.index}].effect")
+        return False
     lost = [t for t in play.targets if t not in live]
+    does = f": it {EFFECT_WORDS[play.effect][:1].lower()}{EFFECT_WORDS[play.effect][1:]}" if play.effect else ""
     if lost:
         out.lost_targets[play.card] = lost
-        trace.step(f"{play.card} resolves on {', '.join(live)} only ({', '.join(lost)} left the field); "
+        trace.step(f"{play.card} resolves on {joined(live)} only ({joined(lost)} left the field){does}; "
                    "an effect does as much as it can.", live_targets, "rs.resolving-effects")
     else:
-        what = f" ({play.effect})" if play.effect else ""
-        on = f" on {', '.join(live)}" if live else ""
-        trace.step(f"{play.card} resolves{what}{on}.", resolution_order, "rs.card-play-steps.7")
+        on = f" on {joined(live)}" if live else ""
+        trace.step(f"{play.card} resolves{on}{does}.", resolution_order, "rs.card-play-steps.7")
     if play.removes and live:
         gone.update(live)
         out.left_play.extend(t for t in live if t not in out.left_play)
-        hidden = re.search(r"conceal|under", play.effect, re.IGNORECASE) is not None
-        trace.step(f"{', '.join(live)} {'is' if len(live) == 1 else 'are'} now out of play"
+        hidden = play.effect in HIDING
+        trace.step(f"{joined(live)} {agree(len(live), 'is', 'are')} now out of play"
                    + (" (a concealed card counts as out of play)." if hidden else "."),
                    *(["rs.term.concealed"] if hidden else []), "rs.the-ladder.resolution")
+    return True
 
 
 @situation(GAME, "ladder", LadderPosition, labels=LABELS)
 @summarized(_summary)
 def resolve_ladder(pos: LadderPosition, trace: Trace, corpus: Corpus) -> LadderOutcome:
     """Resolve a ladder: rungs resolve from the top down; a removed card or a removed target fizzles."""
-    plays = [Play.of(p) for p in pos.plays]
+    plays = [Play.of(p, i) for i, p in enumerate(pos.plays)]
     out = LadderOutcome()
     if not _climb(plays, trace):
         return out
     gone: set[str] = set()
-    for play in resolution_order(plays):
-        _resolve_rung(play, gone, out, trace)
+    order = resolution_order(plays)
+    for k, play in enumerate(order):
+        if not _resolve_rung(play, order[k + 1:], gone, out, trace):
+            out.resolution_order.extend(p.card for p in order[k + 1:])
+            break
     return out

@@ -24,7 +24,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runeslingers.common import GAME, Ailment
+from engine.runeslingers.common import GAME, Ailment, joined, plural
 from engine.runeslingers.fields import Player, flag, player, unique_ids
 
 
@@ -77,6 +77,21 @@ class TriggerOrderPosition(OpenPosition):
     def _distinct_ids(self) -> TriggerOrderPosition:
         unique_ids([t.id for t in self.triggers], "id", "triggers")
         return self
+
+    def reading(self) -> list[str]:
+        """The active player, each triggered effect with its controller, and the ailments applied."""
+        out = [f"Active player: {self.active_player}."]
+        for t in self.triggers:
+            does = f": {t.effect}" if t.effect else ""
+            out.append(f"Triggered effect {t.id}, controlled by {t.controller}{does}.")
+        a = self.ailments
+        if a is not None:
+            items = [f"{x.instances} {x.ailment.title()}" + (" (with an on-apply effect)" if x.on_apply else "")
+                     for x in a.applied]
+            by = f" by {a.effect_controller}'s effect" if a.effect_controller else ""
+            order = " in the order the text gives" if a.ordered_by_text else ""
+            out.append(f"Ailments applied to {a.target or 'the target Runeslinger'}{by}{order}: {joined(items)}.")
+        return out
 
 
 class TriggerOrderOutcome(Outcome):
@@ -191,13 +206,13 @@ def _ailments(pos: TriggerOrderPosition, out: TriggerOrderOutcome, trace: Trace,
     if fired:
         kinds = list(dict.fromkeys(fired))
         trace.step(f"Each instance of {', '.join(kinds)} applied triggers its on-apply effect separately, one after "
-                   f"another in the order applied: {len(fired)} trigger(s), not one.", instance_triggers)
+                   f"another in the order applied: {plural(len(fired), 'trigger')}, not one.", instance_triggers)
     else:
         trace.step("None of these ailments has an effect on being applied, so nothing triggers per instance.",
                    instance_triggers)
     order = " in the order the text gives" if chooser == "text" else f", in the order {chooser} chooses"
     if fired:
-        return f"The ailments applied to {target} trigger {len(fired)} separate on-apply effect(s), one per " \
+        return f"The ailments applied to {target} trigger {plural(len(fired), 'separate on-apply effect')}, one per " \
             f"instance ({', '.join(dict.fromkeys(fired))}){order}"
     return f"The ailments applied to {target} trigger no on-apply effect{order}"
 

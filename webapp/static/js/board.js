@@ -168,13 +168,17 @@ function pathWords(path) {
   return parts.join(" › ") || "the whole position";
 }
 
-function markError(path) {
+/** Mark the control of `path` (or its nearest shown parent) and write the refusal under it, where the player
+ *  typed the value. */
+function markError(path, message = "") {
   for (const el of editorEl.querySelectorAll(".error-field")) el.classList.remove("error-field");
+  for (const el of editorEl.querySelectorAll(".field-error")) el.remove();
   let p = path;
   while (p) {
     const el = editorEl.querySelector(`[data-path="${CSS.escape(p)}"]`);
     if (el) {
       el.classList.add("error-field");
+      if (message) el.append(h("p", {class: "field-error", role: "alert"}, message));
       el.scrollIntoView({block: "center", behavior: "smooth"});
       return;
     }
@@ -210,7 +214,7 @@ async function resolveNow() {
         h("h2", {}, status === 413 ? "Position too large" : "The position cannot be read"),
         h("p", {}, data.error || "unknown error"),
         data.path ? h("p", {class: "error-where"}, "At ", h("strong", {}, pathWords(data.path))) : null));
-      markError(data.path || "");
+      markError(data.path || "", data.error || "");
     }
   } catch (err) {
     clear(rulingEl);

@@ -1,7 +1,7 @@
 // Runeslingers: the field — a runeslinger's health, power and determination, the ailments, the ladder.
 import {h, humanize} from "../dom.js";
 import {defaultFor, field} from "../schemaform.js";
-import {checkbox, segmented, smallButton, stepper, textInput} from "../widgets.js";
+import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
 import {live, panel, row} from "./common.js";
 
 const AILMENTS = [
@@ -26,9 +26,18 @@ export function cleanDamage(pos) {
   const t = pos.target = pos.target || {kind: "runeslinger", health: 20, max_health: 20, power: 5};
   const b = pos.block = pos.block && typeof pos.block === "object" ? pos.block : {};
   if (typeof b.value !== "number") b.value = DEFAULT_BLOCK;
+  if (typeof b.barrier !== "number") b.barrier = 0;   // shown as 0: the position says 0
   if (b.declared !== true && b.declared !== false) delete b.declared;
-  if (t.kind !== "defense_card") delete t.controller;
-  else if (!t.controller) t.controller = {health: 20, max_health: 20, power: 5};
+  if (b.already_blocked_this_turn !== true) delete b.already_blocked_this_turn;
+  if (t.kind !== "defense_card") {
+    delete t.controller;
+    delete t.damage_this_turn;
+    if (typeof t.determination !== "number") t.determination = 0;
+  } else {
+    if (!t.controller) t.controller = {health: 20, max_health: 20, power: 5};
+    if (typeof t.damage_this_turn !== "number") t.damage_this_turn = 0;
+    delete t.block_value;
+  }
   return pos;
 }
 
@@ -55,12 +64,13 @@ const damage = {
           t.kind = v;
           if (v === "defense_card") {
             t.defense = t.defense ?? 3;
-            for (const k of ["health", "max_health", "power", "determination"]) delete t[k];
+            for (const k of ["health", "max_health", "power", "determination", "block_value"]) delete t[k];
           } else {
             Object.assign(t, {health: t.health ?? 20, max_health: t.max_health ?? 20, power: t.power ?? 5});
             delete t.defense;
             delete t.controller;
           }
+          cleanDamage(pos);
           ctx.changed(); redraw();
         }, {path: "target.kind"}),
         textInput("Name", () => t.name, (v) => { t.name = v; ctx.changed(); }, {path: "target.name"}),
@@ -78,9 +88,14 @@ const damage = {
               stepper("Max health", () => t.max_health, (v) => { t.max_health = v; ctx.changed(); show(); }, {min: 1, max: 999, path: "target.max_health", small: true})),
           power,
           row(stepper("Power", () => t.power, (v) => { t.power = v; ctx.changed(); show(); }, {min: 1, max: 99, path: "target.power", small: true}),
-              stepper("Determination", () => t.determination ?? 0, (v) => { t.determination = v; ctx.changed(); }, {min: 0, max: 999, path: "target.determination", small: true})));
+              stepper("Determination", () => t.determination ?? 0, (v) => { t.determination = v; ctx.changed(); }, {min: 0, max: 999, path: "target.determination", small: true})),
+          stepper("Block value (printed on this Runeslinger)", () => t.block_value ?? null, (v) => { t.block_value = v; ctx.changed(); },
+                  {min: 0, max: 999, path: "target.block_value", small: true,
+                   empty: {label: "not stated", start: 4, clear: () => { delete t.block_value; ctx.changed(); }}}));
       } else {
-        out.push(stepper("Defense", () => t.defense ?? 0, (v) => { t.defense = v; ctx.changed(); }, {min: 0, max: 999, path: "target.defense"}));
+        out.push(row(stepper("Defense", () => t.defense ?? 0, (v) => { t.defense = v; ctx.changed(); }, {min: 1, max: 999, path: "target.defense", small: true}),
+                     stepper("Damage already this turn", () => t.damage_this_turn ?? 0, (v) => { t.damage_this_turn = v; ctx.changed(); },
+                             {min: 0, max: 999, path: "target.damage_this_turn", small: true})));
         const cs = sub(ctx, "target", "controller");
         if (cs) {
           if (!t.controller) t.controller = {...defaultFor(cs), health: 20, max_health: 20, power: 5};
@@ -93,6 +108,11 @@ const damage = {
       stepper("Damage", () => pos.amount ?? 0, (v) => { pos.amount = v; ctx.changed(); }, {min: 0, max: 999, path: "amount"}),
       h("div", {class: "field"}, field(sub(ctx, "damage_type") || {enum: ["basic", "direct", "pierce", "health_loss"]}, "Damage type",
         () => pos.damage_type, (v) => { pos.damage_type = v; ctx.changed(); }, ctx.changed, "damage_type")),
+      segmented("It comes from", [[true, "An enemy"], [false, "The target's own side"], ["unknown", "Not stated"]],
+        () => (typeof pos.source_is_enemy === "boolean" ? pos.source_is_enemy : "unknown"), (v) => {
+          if (v === "unknown") delete pos.source_is_enemy; else pos.source_is_enemy = v;
+          ctx.changed();
+        }, {path: "source_is_enemy"}),
     ]);
     const b = pos.block;
     const blockView = live((redraw) => {
@@ -104,9 +124,14 @@ const damage = {
         }, {path: "block.declared"})];
       out.push(stepper("Block value (printed on the Runeslinger)", () => b.value ?? DEFAULT_BLOCK,
         (v) => { b.value = v; ctx.changed(); }, {min: 0, max: 99, path: "block.value", small: true}));
+      out.push(segmented("Declared", [["before_damage", "Before the damage"], ["after_damage", "After the damage"], ["unknown", "Not stated"]],
+        () => b.timing ?? "unknown", (v) => {
+          if (v === "unknown") delete b.timing; else b.timing = v;
+          ctx.changed();
+        }, {path: "block.timing"}));
       out.push(row(
         stepper("Block barrier already on the target", () => b.barrier ?? 0, (v) => {
-          if (v) b.barrier = v; else delete b.barrier;
+          b.barrier = v;
           ctx.changed();
         }, {min: 0, max: 999, path: "block.barrier", small: true}),
         checkbox("This player already blocked this turn", () => b.already_blocked_this_turn, (v) => {
@@ -135,10 +160,24 @@ function ailmentGrid(pos, keys, ctx) {
       }, {min: 0, max: 999, path: `${key}.${name}`, small: true})))));
 }
 
+/** The ailment phase as the board shows it: exposed always a map, determination a number, an emptied
+ *  concealed or remove map left out (no control shows an empty map apart from its zeros). */
+function cleanAilments(pos) {
+  pos.exposed = pos.exposed || {};
+  if (typeof pos.determination !== "number") pos.determination = 0;
+  for (const key of ["concealed", "remove"]) {
+    if (pos[key] && !Object.keys(pos[key]).length) delete pos[key];
+  }
+  return pos;
+}
+
 const ailmentPhase = {
-  example: {exposed: {burn: 5, curse: 3}, concealed: {weaken: 2}, power: 5},
+  example: {exposed: {burn: 5, curse: 3}, concealed: {weaken: 2}, power: 5, determination: 0},
+  derive(pos) {
+    return cleanAilments(pos);
+  },
   render(el, pos, ctx) {
-    pos.exposed = pos.exposed || {};
+    cleanAilments(pos);
     el.append(h("div", {class: "field-board"},
       panel("Ailments on the runeslinger", h("p", {class: "hint"}, "Exposed ailments resolve in the Ailment phase; concealed ones wait."),
         ailmentGrid(pos, [["exposed", "Exposed"], ["concealed", "Concealed"]], ctx)),
@@ -152,7 +191,31 @@ const ailmentPhase = {
   },
 };
 
+const UNSTATED = "";
+
+/** The rung's effect as a choice among the schema's values, in the schema's words (x-enum-labels), with
+ *  "not stated" (left out: the ruling asks when it matters). */
+function effectChoice(schema, play, i, ctx) {
+  const labels = (schema && schema["x-enum-labels"]) || {};
+  const values = (schema && schema.enum) || Object.keys(labels);
+  const opts = [[UNSTATED, "Not stated (the ruling asks)"], ...values.map((v) => [v, labels[v] || humanize(v)])];
+  const box = select("Effect", opts, () => play.effect ?? UNSTATED, (v) => {
+    if (v === UNSTATED) delete play.effect; else play.effect = v;
+    ctx.changed();
+  }, {path: `plays[${i}].effect`});
+  // a long choice ("Something else (its target stays in play)") must not widen the board on a phone
+  Object.assign(box.querySelector("select").style, {width: "100%", minWidth: "0", maxWidth: "100%"});
+  return box;
+}
+
 const ladder = {
+  derive(pos) {
+    for (const play of pos.plays || []) {
+      play.targets = play.targets || [];
+      if (play.id === "" || play.id === null) delete play.id;   // an empty copy label is no label
+    }
+    return pos;
+  },
   example: {
     plays: [
       {card: "Flaming Fists", player: "you", effect: "damage", targets: ["enemy runeslinger"]},
@@ -171,11 +234,13 @@ const ladder = {
             body.append(textInput("Targets (comma-separated)", () => (play.targets || []).join(", "), (v) => {
               play.targets = v.split(",").map((x) => x.trim()).filter(Boolean); ctx.changed();
             }, {path: `plays[${i}].targets`}));
+          } else if (key === "effect") {
+            body.append(effectChoice(ps, play, i, ctx));
           } else if (key in play || (rungSchema.required || []).includes(key)) {
             body.append(field(ps, humanize(key), () => play[key], (v) => { play[key] = v; ctx.changed(); }, ctx.changed, `plays[${i}].${key}`));
           }
         }
-        const optional = Object.keys(rungSchema.properties || {}).filter((k) => !(k in play) && k !== "targets");
+        const optional = Object.keys(rungSchema.properties || {}).filter((k) => !(k in play) && k !== "targets" && k !== "effect");
         list.append(h("li", {class: "rung", dataset: {path: `plays[${i}]`}},
           h("div", {class: "rung-head"}, h("strong", {}, `Rung ${i + 1}${i === 0 ? " (bottom)" : i === pos.plays.length - 1 ? " (top)" : ""}`),
             smallButton("Up", () => { if (i < pos.plays.length - 1) { [pos.plays[i], pos.plays[i + 1]] = [pos.plays[i + 1], pos.plays[i]]; ctx.changed(); redraw(); } },
@@ -190,7 +255,7 @@ const ladder = {
             }))) : null));
       });
       return [list, smallButton("Play a card on top", () => {
-        pos.plays.push({card: "", player: "", effect: "", targets: []}); ctx.changed(); redraw();
+        pos.plays.push({card: "", player: "", targets: []}); ctx.changed(); redraw();
       }, {id: "add-rung"})];
     });
     el.append(panel("The ladder (top rung resolves first)", view.el));
