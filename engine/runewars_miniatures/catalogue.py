@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import UnreadableInputError
-from engine.runewars_miniatures.battlescribe import MAX_DATA_FILE, Node, read_data_file
+from engine.files.battlescribe import MAX_DATA_FILE, Node, read_data_file
 
 MAX_DATA_FILES = 64
 SUFFIXES = (".gst", ".gstz", ".cat", ".catz")

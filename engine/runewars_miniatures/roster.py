@@ -1,7 +1,7 @@
 """Import a RuneWars Miniatures army list a player built in BattleScribe or New Recruit, and check it.
 
 The roster (``.ros``, ``.rosz`` or New Recruit's JSON export, read safely by
-:mod:`engine.runewars_miniatures.battlescribe`) becomes an ``army`` position:
+:mod:`engine.files.battlescribe`) becomes an ``army`` position:
 
 * the **faction** is the force's catalogue's ("Daqan Lords" -> daqan); the **points limit** is the roster's
   ``costLimit`` named Points (none, or -1: the standard limit applies);
@@ -34,8 +34,8 @@ from typing import Any
 from engine.core import Resolution, Trace, find_situation
 from engine.corpus import Corpus, get_corpus
 from engine.errors import UnreadableInputError
+from engine.files.battlescribe import Document, Node, read_roster
 from engine.model import Outcome
-from engine.runewars_miniatures.battlescribe import Document, Node, read_roster
 from engine.runewars_miniatures.catalogue import (
     UNIT_TYPES,
     Catalogue,
@@ -318,7 +318,12 @@ def _check_system(doc: Document, catalogue: Catalogue | None) -> None:
 
 def read(data: bytes, name: str, data_dir: str | Path | None = None) -> Imported:
     """Return the army position of a roster file's bytes (checked against *data_dir*'s catalogue if given)."""
-    doc = read_roster(data, name)
+    return from_document(read_roster(data, name), data_dir)
+
+
+def from_document(doc: Document, data_dir: str | Path | None = None) -> Imported:
+    """Return the army position of a roster already read (checked against *data_dir*'s catalogue if given)."""
+    name = doc.name
     catalogue = load(data_dir) if data_dir else None
     _check_system(doc, catalogue)
     out = _Reader(doc, catalogue).read()
@@ -360,4 +365,4 @@ def shown_name(filename: str | None) -> str:
     return _SAFE_NAME.sub("_", base)[:80] or "roster"
 
 
-__all__ = ["Imported", "import_roster", "read", "rule_on", "shown_name"]
+__all__ = ["Imported", "from_document", "import_roster", "read", "rule_on", "shown_name"]

@@ -182,6 +182,8 @@ def unzip(data: bytes, name: str, suffixes: tuple[str, ...], cap: int) -> bytes:
                                            f"(at most {cap:,})", path="file")
             with archive.open(member) as handle:
                 out = handle.read(cap + 1)
+    except UnreadableInputError:
+        raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, zlib.error,
             EOFError, ValueError) as exc:
         raise UnreadableInputError(f"{name}: not a readable zip ({str(exc)[:120].lower()})", path="file") from None
