@@ -197,11 +197,11 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
                           f"{unit.name}, {article(unit.type or 'other')} {unit.type} unit", upgrade_type_ok)
     for j, card in enumerate(unit.cards):
         if card.icon is None:
-            trace.decide("players", f"which upgrade icon {card.name} shows", "rwm.army-building.upgrade-slots",
+            trace.decide("players", f"which upgrade icon {card.name} shows", overfilled_icons,
                          options=typing.get_args(UpgradeIcon), field=f"units[{index}].upgrades[{j}].icon")
     if unit.cards and unit.configuration.upgrade_icons is None:
         trace.decide("players", f"which upgrade icons {unit.name}'s configuration ({plural(unit.trays, 'tray')}) "
-                     "shows", "rwm.army-building.upgrade-slots", field=f"units[{index}].configuration.upgrade_icons")
+                     "shows", overfilled_icons, field=f"units[{index}].configuration.upgrade_icons")
         _army_rules(unit, trace, index)
         return
     over = overfilled_icons(unit, corpus)
@@ -215,6 +215,7 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
     _army_rules(unit, trace, index)
 
 
+@rule("rwm.army-building.characters", "rwm.golden-rules.2")
 def _army_rules(unit: ArmyUnit, trace: Trace, index: int) -> None:
     """Record a character card's own army rule: applied by the players, asked when not stated."""
     if unit.army_rules:
