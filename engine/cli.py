@@ -13,11 +13,14 @@ import sys
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.corpus import KINDS, Corpus, get_corpus, read_corpus
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError
 from engine.views import render
+
+if TYPE_CHECKING:
+    from engine.core import Resolution
 
 Handler = Callable[[argparse.Namespace], int]
 _HANDLERS: dict[str, Handler] = {}
@@ -245,7 +248,7 @@ def _shown(value: Any, words: Mapping[str, str]) -> str:
 @_command("resolve")
 def cmd_resolve(args: argparse.Namespace) -> int:
     """Resolve a position: what happens now, step by step, with the cited paragraphs."""
-    from engine.core import load_situations, resolve
+    from engine.core import resolve
     from engine.errors import UnreadableInputError
 
     try:
@@ -258,6 +261,14 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(ruling.to_json())
         return 0
+    _print_ruling(ruling)
+    return 0
+
+
+def _print_ruling(ruling: Resolution) -> None:
+    """Print a ruling (:class:`engine.core.Resolution`) for a player: summary, reading, steps, decisions, outcome."""
+    from engine.core import load_situations
+
     corpus = get_corpus()
     sit = load_situations()[(ruling.game, ruling.situation)]
     print(textwrap.fill(ruling.summary, _width()))
@@ -284,7 +295,63 @@ def cmd_resolve(args: argparse.Namespace) -> int:
             print(f"  {sit.label(key)}: {_shown(value, sit.values.get(key, {}))}")
     for v in ruling.outcome.get("violations", []):
         print(f"  violation: {v['message']}  [{', '.join(v['cites'])}]")
+
+
+@_command("army-import")
+def cmd_army_import(args: argparse.Namespace) -> int:
+    """Read a BattleScribe or New Recruit roster into an army position and rule on it."""
+    from engine.errors import UnreadableInputError
+    from engine.files.battlescribe import MAX_FILE, read_roster
+
+    data_dir = args.data or os.environ.get("RUNECODEX_BSDATA") or None
+    try:
+        data = _read_roster_file(args.file, MAX_FILE)
+        doc = read_roster(data, Path(args.file).name)  # a hostile file stops here, before the engine loads
+        from engine.runewars_miniatures import roster
+
+        imported = roster.from_document(doc, data_dir)
+        ruling = roster.rule_on(imported)
+    except UnreadableInputError as exc:
+        if args.json:
+            _print_json(exc.to_json())
+        print(f"runecodex: {exc.message}" + (f" (at {exc.path})" if exc.path else ""), file=sys.stderr)
+        return 2
+    if args.json:
+        _print_json({"position": imported.position, "ruling": ruling.to_json(),
+                     "import": {**imported.source, "missing": imported.missing}})
+        return 0
+    print("Position read from the roster:")
+    print(json.dumps(imported.position, ensure_ascii=False, indent=2))
+    print()
+    _print_ruling(ruling)
+    if imported.missing:
+        print("\nNot stated in the roster:")
+        for item in imported.missing:
+            print(f"  - {item['path']}: {item['why']}")
     return 0
+
+
+def _read_roster_file(path: str, cap: int) -> bytes:
+    """Return a roster file's bytes (``-``: standard input), refusing one over *cap* bytes before reading it."""
+    from engine.errors import UnreadableInputError
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(cap + 1)
+        else:
+            size = os.stat(path).st_size
+            if size > cap:
+                raise UnreadableInputError(f"{path!r} is {size:,} bytes (a roster file is at most {cap:,})",
+                                           path="file")
+            with open(path, "rb") as handle:
+                data = handle.read(cap + 1)
+    except OSError as exc:
+        raise UnreadableInputError(f"cannot read {path!r}: {(exc.strerror or str(exc)).lower()}",
+                                   path="file") from None
+    if len(data) > cap:
+        raise UnreadableInputError(f"{path!r} is more than {cap:,} bytes (a roster file is at most {cap:,})",
+                                   path="file")
+    return data
 
 
 @_command("situations")
@@ -538,6 +605,13 @@ def _reading_commands(sub: Any) -> None:
     p = sub.add_parser("resolve", help="what happens now: resolve a position (a JSON file, or - for stdin)")
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("army-import", help="check a RuneWars Miniatures army list: a BattleScribe roster (.ros, "
+                                          ".rosz) or New Recruit JSON export")
+    p.add_argument("file", help="the roster file (- for standard input)")
+    p.add_argument("--data", help="folder of your BattleScribe data files (.gst/.cat, .gstz/.catz) to check costs, "
+                                  "configurations and upgrade icons against (default: $RUNECODEX_BSDATA)")
+    p.add_argument("--json", action="store_true", help="print {position, ruling, import} as JSON")
 
     p = sub.add_parser("situations", help="list the situations the engine resolves")
     p.add_argument("--json", action="store_true")

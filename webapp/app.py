@@ -11,6 +11,7 @@ or the quick-reference renderer is not ready.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         RULES_DIR=None,
         CACHE_BYTES=CACHE_BYTES,
         PDF_CACHE_BYTES=32 * 1024 * 1024,
+        BSDATA_DIR=os.environ.get("RUNECODEX_BSDATA") or None,
         JSON_SORT_KEYS=False,
     )
     if test_config:
@@ -68,11 +70,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from webapp.boards import bp as boards_bp
     from webapp.pages import bp as pages_bp
     from webapp.quickref import bp as quickref_bp
+    from webapp.roster_api import bp as roster_bp
 
     app.register_blueprint(api_bp)
     app.register_blueprint(boards_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(quickref_bp)
+    app.register_blueprint(roster_bp)
     _register_errors(app)
     if app.config.get("FAST_PATH", True):
         from webapp.fastpath import FastPath

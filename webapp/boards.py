@@ -31,7 +31,7 @@ MAIN = {
 
 # extra editor modules per game (file names under static/js/editors/), loaded after <game>.js
 EXTRA_EDITORS: dict[str, list[str]] = {
-    "runewars-miniatures": ["table.js"],
+    "runewars-miniatures": ["table.js", "roster-import.js"],
     "runewars": ["runewars-map-situations.js"],
 }
 

@@ -99,6 +99,16 @@ def _paths() -> dict[str, Any]:
                 "schema": {"$ref": REF.format(model="Position")}}}},
             "responses": {"200": _ok("Ruling", "the ruling, every step cited"), "400": bad,
                           "413": _error_response("body over 256 KiB")}}},
+        "/api/army/import": {"post": {
+            "summary": "Check a RuneWars Miniatures army list: a BattleScribe roster (.ros, .rosz) or New Recruit "
+                       "JSON export, as the multipart field 'file'", "operationId": "armyImport",
+            "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                "type": "object", "required": ["file"],
+                "properties": {"file": {"type": "string", "format": "binary"}}}}}},
+            "responses": {"200": {"description": "{position, ruling, import}: the army position read, its ruling "
+                                                 "and what the roster did not state", "content": {
+                                                     "application/json": {"schema": {"type": "object"}}}},
+                          "400": bad, "413": _error_response("body over 256 KiB")}}},
         "/api/situations": {"get": {
             "summary": "Every situation with its JSON Schema", "operationId": "situations",
             "responses": {"200": _ok("SituationList", "the situations")}}},

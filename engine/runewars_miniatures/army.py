@@ -7,11 +7,15 @@ configuration), ``rwm.86.1`` (1 card per unique name), ``rwm.86.2``/``.unique-un
 100 points), ``.characters`` (a character card's own rules take priority).
 
 ``units[i].army_rules_met`` states the players' reading of a character card's own army rule (true: met;
-false: the army is illegal); without it the ruling asks.
+false: the army is illegal); without it the ruling asks. So do an upgrade card's ``icon`` and a configuration's
+``upgrade_icons`` when left out (a BattleScribe roster states neither): unknown is asked, never read as none.
+Unique names are compared as names: a bracketed qualifier ("Lord Hawthorne (Infantry Upgrade)") is not part of one.
 """
 
 from __future__ import annotations
 
+import re
+import typing
 from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
@@ -37,7 +41,7 @@ class UpgradeCard(Model):
     """An upgrade card equipped to a unit."""
 
     name: Name
-    icon: UpgradeIcon
+    icon: UpgradeIcon | None = maybe()
     cost: int = Field(ge=0, le=200)
     faction: Faction | None = nullable()
     unit_type: UnitType | None = nullable()
@@ -143,7 +147,7 @@ def overfilled_icons(unit: ArmyUnit, corpus: Corpus) -> dict[str, tuple[int, int
     1 card per matching icon in the Available Upgrades entry."""
     per_icon = int(corpus.fact("rwm.army-building.upgrade-slots", "upgrade_cards_per_available_icon"))
     slots = Counter(unit.icons)
-    cards = Counter(c.icon for c in unit.cards)
+    cards = Counter(c.icon for c in unit.cards if c.icon is not None)
     return {icon: (n, slots[icon] * per_icon) for icon, n in cards.items() if n > slots[icon] * per_icon}
 
 
@@ -151,6 +155,12 @@ def overfilled_icons(unit: ArmyUnit, corpus: Corpus) -> dict[str, tuple[int, int
 def unique_unit_limit(points_limit: int, corpus: Corpus) -> int:
     """Return how many unique units the army may include: 1 for every 100 points allowed."""
     return points_limit // int(corpus.fact("rwm.86.2", "points_per_unique_unit"))
+
+
+def unique_name(name: str) -> str:
+    """Return the name a card bears as a name: a trailing qualifier in brackets is not part of it, so
+    "Lord Hawthorne (Infantry Upgrade)" and "Lord Hawthorne" bear the same name."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", name).strip().casefold() or name.casefold()
 
 
 @rule("rwm.86.1", "rwm.86")
@@ -161,11 +171,11 @@ def repeated_unique_names(units: Sequence[ArmyUnit], corpus: Corpus) -> list[str
     for u in units:
         cards.append((u.name, bool(u.unique)))
         cards.extend((c.name, bool(c.unique)) for c in u.cards)
-    counts = Counter(name.casefold() for name, _ in cards)
-    unique = {name.casefold() for name, is_unique in cards if is_unique}
+    counts = Counter(unique_name(name) for name, _ in cards)
+    unique = {unique_name(name) for name, is_unique in cards if is_unique}
     seen: dict[str, str] = {}
     for name, _ in cards:
-        seen.setdefault(name.casefold(), name)
+        seen.setdefault(unique_name(name), name)
     return [seen[key] for key in seen if key in unique and counts[key] > most]
 
 
@@ -185,14 +195,29 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
         if not upgrade_type_ok(card, unit.type):
             trace.violate(f"{card.name} shows the {card.unit_type} unit-type icon and cannot be equipped to "
                           f"{unit.name}, {article(unit.type or 'other')} {unit.type} unit", upgrade_type_ok)
+    for j, card in enumerate(unit.cards):
+        if card.icon is None:
+            trace.decide("players", f"which upgrade icon {card.name} shows", overfilled_icons,
+                         options=typing.get_args(UpgradeIcon), field=f"units[{index}].upgrades[{j}].icon")
+    if unit.cards and unit.configuration.upgrade_icons is None:
+        trace.decide("players", f"which upgrade icons {unit.name}'s configuration ({plural(unit.trays, 'tray')}) "
+                     "shows", overfilled_icons, field=f"units[{index}].configuration.upgrade_icons")
+        _army_rules(unit, trace, index)
+        return
     over = overfilled_icons(unit, corpus)
     for icon, (cards, slots) in over.items():
         trace.violate(f"{unit.name} ({plural(unit.trays, 'tray')}) equips {plural(cards, icon + ' upgrade')} "
                       f"but its configuration shows {plural(slots, icon + ' icon')}", overfilled_icons)
     if unit.cards and not over:
-        icons = ", ".join(c.icon for c in unit.cards)
+        icons = ", ".join(c.icon or "icon not stated" for c in unit.cards)
         trace.step(f"{unit.name} ({plural(unit.trays, 'tray')}, {unit.cost} points): its upgrades ({icons}) "
                    f"each fill a matching icon of its configuration.", overfilled_icons)
+    _army_rules(unit, trace, index)
+
+
+@rule("rwm.army-building.characters", "rwm.golden-rules.2")
+def _army_rules(unit: ArmyUnit, trace: Trace, index: int) -> None:
+    """Record a character card's own army rule: applied by the players, asked when not stated."""
     if unit.army_rules:
         trace.step(f"{unit.name}'s card changes what the army may contain; its own rules take priority over "
                    f"army building and are not applied here: {unit.army_rules}",
@@ -219,7 +244,11 @@ def _summary(pos: ArmyPosition, out: ArmyOutcome, trace: Trace) -> str:
     """One sentence: the army is legal at so many points (or waits on a card's own rule)."""
     text = f"The army is legal: {out.points} of {out.points_limit} points"
     pending = [d for d in trace.decisions if d.field.endswith("army_rules_met")]
-    if pending:
+    icons = [d for d in trace.decisions if d.field.endswith(("icon", "upgrade_icons"))]
+    if icons:
+        text = (f"The army is within its points at {out.points} of {out.points_limit}; its upgrade slots are "
+                f"checked once the players state {plural(len(icons), 'missing icon')}")
+    elif pending:
         text = (f"The army meets every army-building rule at {out.points} of {out.points_limit} points; "
                 f"the players still judge {plural(len(pending), 'card')}'s own army rule")
     return text + "."

@@ -243,6 +243,21 @@ function load(value) {
   select(value.situation);
 }
 
+/** Show a position made elsewhere (e.g. an imported army list) with the ruling the server gave it. */
+function adopt(value, ruling) {
+  load(value);
+  state.rulings[value.situation] = ruling;
+  showRuling(ruling);
+  announce(ruling.summary || "Ruling ready.");
+}
+
+/** Show an error answer ({error, path}) in the ruling column under *title*. */
+function fail(title, data) {
+  clear(rulingEl);
+  rulingEl.classList.remove("stale");
+  rulingEl.append(h("div", {class: "error", role: "alert"}, h("h2", {}, title), h("p", {}, data.error || "unknown error")));
+}
+
 function setupToolbar() {
   document.getElementById("resolve").addEventListener("click", resolveNow);
   document.getElementById("share").addEventListener("click", async () => {
@@ -301,6 +316,7 @@ async function main() {
     try {
       const mod = await import(url);
       Object.assign(state.editors, mod.editors || {});
+      if (typeof mod.toolbar === "function") mod.toolbar({game, adopt, fail});
     } catch (err) {
       console.error("editor module failed to load", url, err);
     }
