@@ -5,7 +5,7 @@ card names as players know them, ids and costs invented), and seven army lists w
 export format a player has: BattleScribe ``.ros`` and ``.rosz`` and New Recruit's JSON. No catalogue data of
 the community's files is copied. Run ``python scripts/make_roster_examples.py`` to rewrite them.
 
-Outputs: ``examples/runewars-miniatures-rosters/<case>.{ros,rosz,json}`` plus ``expect.json`` (the
+Outputs: ``engine/examples/runewars-miniatures/rosters/<case>.{ros,rosz,json}`` plus ``expect.json`` (the
 ruling each case should get with and without the data files), and ``tests/fixtures/bsdata/`` (the data files).
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "examples" / "runewars-miniatures-rosters"
+OUT = ROOT / "engine" / "examples" / "runewars-miniatures" / "rosters"
 DATA = ROOT / "tests" / "fixtures" / "bsdata"
 PTS = "rcx0-cost-pts0"
 GS = "rcx0-game-rwm0"

@@ -13,7 +13,7 @@ import pytest
 from webapp.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-ROSTERS = ROOT / "examples" / "runewars-miniatures-rosters"
+ROSTERS = ROOT / "engine" / "examples" / "runewars-miniatures" / "rosters"
 DATA = ROOT / "tests" / "fixtures" / "bsdata"
 
 

@@ -1,6 +1,6 @@
 """Import a BattleScribe or New Recruit roster: ``runecodex army-import`` and ``POST /api/army/import``.
 
-Seven worked rosters (``examples/runewars-miniatures-rosters/``), each in .ros, .rosz and New Recruit JSON, are
+Seven worked rosters (``engine/examples/runewars-miniatures/rosters/``), each in .ros, .rosz and New Recruit JSON, are
 read with and without the BattleScribe data files of ``tests/fixtures/bsdata/`` (our own, made by
 ``scripts/make_roster_examples.py``), and must get the ruling ``expect.json`` gives. Hostile files are refused
 with exit 2 / a 400 and a message, in well under a second.
@@ -29,7 +29,7 @@ from engine.runewars_miniatures import roster
 from webapp.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-ROSTERS = ROOT / "examples" / "runewars-miniatures-rosters"
+ROSTERS = ROOT / "engine" / "examples" / "runewars-miniatures" / "rosters"
 DATA = ROOT / "tests" / "fixtures" / "bsdata"
 EXPECT: dict[str, Any] = json.loads((ROSTERS / "expect.json").read_text("utf-8"))
 FORMATS = ("ros", "rosz", "json")
