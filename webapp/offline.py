@@ -125,7 +125,7 @@ def data() -> Response:
     etag = f'"{short}"'
     if request.if_none_match.contains(short):
         return Response(status=304, headers={"ETag": etag})
-    zipped = "gzip" in request.accept_encodings
+    zipped = request.accept_encodings["gzip"] > 0
     resp = Response(packed if zipped else raw, mimetype="application/json")
     if zipped:
         resp.headers["Content-Encoding"] = "gzip"

@@ -30,6 +30,18 @@ from typing import Any, TextIO
 from engine.errors import RunecodexError
 
 CHILD_SECONDS = 120.0  # the index build is given this long before the server builds it itself
+# the child runs `runecodex index` and exits as soon as the server is gone, even after a `kill -9`
+CHILD_CODE = """
+import os, sys, threading, time
+parent = os.getppid()
+def watch():
+    while os.getppid() == parent:
+        time.sleep(0.25)
+    os._exit(1)
+threading.Thread(target=watch, daemon=True).start()
+from engine.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 class Startup:
@@ -109,8 +121,7 @@ class Startup:
         if is_fresh(versions.index_dir, versions.rules):
             return None
         self._say("building the search index in the background; searches use a quick word index meanwhile")
-        command = [sys.executable, "-c", "import sys; from engine.cli import main; sys.exit(main(sys.argv[1:]))",
-                   "index", "--if-stale", "--out", str(versions.index_dir)]
+        command = [sys.executable, "-c", CHILD_CODE, "index", "--if-stale", "--out", str(versions.index_dir)]
         try:
             child = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
