@@ -33,7 +33,7 @@ from typing import Any
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
-from engine.errors import UnreadableInputError
+from engine.errors import RunecodexError, UnreadableInputError
 from webapp.app import create_app
 from webapp.limits import JSON_HEADERS, MAX_BODY, too_large_message
 from webapp.services import site_dir_default
@@ -55,6 +55,27 @@ BACKLOG = 1024
 WAITRESS_MAX_BODY = 1024 * 1024
 # hand the GIL over more often than the default 5 ms: short requests then wait less behind long ones
 SWITCH_INTERVAL = 0.001
+
+
+def warm(app: object) -> None:
+    """Load the corpus, situations and search index at once (tests and benchmarks that serve the app
+    themselves; ``runecodex serve`` does this behind a listening server, see :mod:`webapp.startup`)."""
+    from webapp.services import Services
+
+    svc: Services = app.extensions["runecodex"]  # type: ignore[attr-defined]
+    svc.situations()
+    try:
+        svc.versions.poll(blocking=True)
+        _ = svc.corpus
+    except RunecodexError as exc:
+        print(f"serve: the rules are not loaded yet ({exc.message}); retrying in the background",
+              file=sys.stderr)
+        return
+    svc.site()
+    try:
+        svc.search_json("battle", None, 10)
+    except RunecodexError as exc:
+        print(f"serve: search is not ready ({exc.message})", file=sys.stderr)
 
 
 class JsonErrorTask(ErrorTask):  # type: ignore[misc]  # waitress is untyped

@@ -19,6 +19,7 @@ Requests that arrive before step 1 wait for it (:meth:`Versions.expect_startup`)
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -30,17 +31,18 @@ from typing import Any, TextIO
 from engine.errors import RunecodexError
 
 CHILD_SECONDS = 120.0  # the index build is given this long before the server builds it itself
-# the child runs `runecodex index` and exits as soon as the server is gone, even after a `kill -9`
+# the child runs `runecodex index` and exits as soon as the server (its first argument) is gone, even
+# after a `kill -9`, even one that came while the child was being started
 CHILD_CODE = """
 import os, sys, threading, time
-parent = os.getppid()
+parent = int(sys.argv[1])
 def watch():
     while os.getppid() == parent:
         time.sleep(0.25)
     os._exit(1)
 threading.Thread(target=watch, daemon=True).start()
 from engine.cli import main
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(sys.argv[2:]))
 """
 
 
@@ -121,7 +123,8 @@ class Startup:
         if is_fresh(versions.index_dir, versions.rules):
             return None
         self._say("building the search index in the background; searches use a quick word index meanwhile")
-        command = [sys.executable, "-c", CHILD_CODE, "index", "--if-stale", "--out", str(versions.index_dir)]
+        command = [sys.executable, "-c", CHILD_CODE, str(os.getpid()),
+                   "index", "--if-stale", "--out", str(versions.index_dir)]
         try:
             child = subprocess.Popen(command, cwd=Path(__file__).resolve().parents[1],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
