@@ -64,9 +64,13 @@ def test_search_rules_and_quick_reference_work_offline(context: Any, live_server
     title = first.inner_text()
     assert "flank" in (title + page.locator("#results .hit .snippet").first.inner_text()).lower()
 
-    # typing a new question searches the saved copy too, with "Searching…" never left behind
+    # typing a new question searches the saved copy too: "Searching…" shows while it is awaited, then goes
+    page.evaluate("""() => { window.seen = [];
+      new MutationObserver(() => window.seen.push(document.getElementById('summary').textContent))
+        .observe(document.getElementById('summary'), {childList: true, characterData: true, subtree: true}); }""")
     page.fill("#q", "how many cards in a runeslingers deck")
     page.wait_for_selector("#results[data-answered^='how many cards'] .hit")
+    assert "Searching…" in page.evaluate("window.seen")
     assert page.locator("#summary").inner_text() != "Searching…"
     assert all(pid.startswith("rs.") for pid in page.locator("#results .hit a.cite").evaluate_all(
         "els => els.map(e => e.dataset.pid)"))
