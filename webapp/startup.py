@@ -84,6 +84,10 @@ class Startup:
             self._thread.join(timeout=2)  # a daemon: an in-process index build is not waited for
         for stop in stops:
             stop()
+        if self.build_site:
+            from webapp.sitebuild import stop_builds
+
+            stop_builds()  # also one that the thread was starting as the stop came
 
     def _say(self, text: str) -> None:
         print(f"serve: {text}", file=self.out, flush=True)
