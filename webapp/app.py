@@ -68,12 +68,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from webapp.api import bp as api_bp
     from webapp.boards import bp as boards_bp
+    from webapp.offline import bp as offline_bp
     from webapp.pages import bp as pages_bp
     from webapp.quickref import bp as quickref_bp
     from webapp.roster_api import bp as roster_bp
 
     app.register_blueprint(api_bp)
     app.register_blueprint(boards_bp)
+    app.register_blueprint(offline_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(quickref_bp)
     app.register_blueprint(roster_bp)

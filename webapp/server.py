@@ -1,4 +1,4 @@
-"""Serve the web app with waitress (``runecodex serve``), building a missing site and search index first.
+"""Serve the web app with waitress (``runecodex serve``): listening at once, the rest loaded behind it.
 
 Slow and idle clients cost no worker thread: waitress reads requests (headers and body) in its event
 loop and hands a request to a thread only when it is complete, so a body trickled byte by byte or a
@@ -8,8 +8,9 @@ with ``poll()``, not ``select()``, so more than 1024 descriptors work) and an id
 :class:`ConnectionGuard` adds deadlines counted from a request's first byte (``HEADER_SECONDS`` for the
 headers, ``BODY_SECONDS`` for the whole request) and keeps ``RESERVE`` slots free for new clients by
 closing the longest-silent connections that wait for nothing. Waitress's own error answers (a malformed
-request, a body over its limit) are JSON like the app's. A background thread watches ``rules/`` and
-switches versions as a whole (:mod:`webapp.snapshot`).
+request, a body over its limit) are JSON like the app's. The search index, the situations, the PDF
+worker and a missing site are loaded or built behind a listening server (:mod:`webapp.startup`), and a
+background thread then watches ``rules/`` and switches versions as a whole (:mod:`webapp.snapshot`).
 
 SIGTERM and SIGINT stop the server cleanly: the PDF worker and every other ``multiprocessing`` child
 are ended before the process exits (the worker also exits by itself when the server is killed).
@@ -26,9 +27,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import Any
 
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
@@ -57,34 +57,9 @@ WAITRESS_MAX_BODY = 1024 * 1024
 SWITCH_INTERVAL = 0.001
 
 
-def prepare(site_dir: Path, out: TextIO = sys.stderr, site: bool = True) -> None:
-    """Build the site and the search index when they are missing (never fatal: the app has fallbacks).
-
-    ``site=False`` leaves the site to :func:`webapp.sitebuild.build_in_background` (issue 13)."""
-    if site and not (site_dir / "index.html").is_file():
-        try:
-            from engine.site.build import build_site
-        except ImportError:
-            print("serve: the site builder is not available; rule links use /rules/<id>", file=out)
-        else:
-            print(f"serve: building the site into {site_dir} (first run only)…", file=out, flush=True)
-            try:
-                report = build_site(site_dir, status=None)
-                print(f"serve: {report.summary()}", file=out)
-            except RunecodexError as exc:
-                print(f"serve: the site was not built ({exc.message}); rule links use /rules/<id>", file=out)
-    try:
-        from engine.search.index import ensure_index
-    except ImportError:
-        return
-    try:
-        ensure_index()
-    except RunecodexError as exc:
-        print(f"serve: the search index was not built ({exc.message})", file=out)
-
-
 def warm(app: object) -> None:
-    """Load the corpus, situations and search index once before the first request."""
+    """Load the corpus, situations and search index at once (tests and benchmarks that serve the app
+    themselves; ``runecodex serve`` does this behind a listening server, see :mod:`webapp.startup`)."""
     from webapp.services import Services
 
     svc: Services = app.extensions["runecodex"]  # type: ignore[attr-defined]
@@ -305,27 +280,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, threads: int = THREADS, bui
 
 
 def _serve(host: str, port: int, threads: int, build: bool, stops: list[Callable[[], object]]) -> None:
+    """Listen at once; the corpus, a quick word search, then the full index and the site come behind
+    (:mod:`webapp.startup`), so a fresh clone answers its first search within a few seconds."""
+    from webapp.startup import Startup
+
     site_dir = site_dir_default()
-    if build:
-        prepare(site_dir, site=False)  # the search index now; the site below, in the background
     app = create_app({"SITE_DIR": str(site_dir)})
     stops.append(lambda: _stop_pdf_pool(app))
-    warm(app)
     server = make_server(app, host=host, port=port, threads=threads)
     stops.append(server.close)
     stops.append(ConnectionGuard(server).start().stop)
-    svc = app.extensions["runecodex"]
-    svc.versions.start()
-    stops.append(svc.versions.stop)
-    with app.app_context():
-        from webapp.quickref import pdf_pool
-
-        pdf_pool().warm()
+    stops.append(Startup(app, site_dir, build_site=build).start().stop)
     shown = f"[{host}]" if ":" in host else host
     print(f"Runecodex is serving on http://{shown}:{server.effective_port}/  (Ctrl-C to stop)", flush=True)
-    if build:  # issue 13: a first start answers at once; the rulebook site appears when built
-        from webapp.sitebuild import build_in_background
-        build_in_background(site_dir)
     server.run()
 
 

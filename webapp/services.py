@@ -256,8 +256,9 @@ class Services:
         return self.site().urls.get(pid) or f"/rules/{pid}"
 
     def _stamp(self) -> tuple[str, tuple[float, str]]:
-        """Return what every cached answer depends on: the corpus version and the site's state."""
-        return self.snapshot().version, self.site().key()
+        """Return what every cached answer depends on: the corpus version (and whether its search is the
+        quick index of the first seconds) and the site's state."""
+        return _answers_of(self.snapshot()), self.site().key()
 
     # ------------------------------------------------------------------ answers
 
@@ -287,7 +288,7 @@ class Services:
         snap, site = self.versions.peek(), self._site
         if snap is None or site is None or site.version != snap.version:
             return None
-        return self._raw_cache.peek((kind, raw, (snap.version, site.key())))
+        return self._raw_cache.peek((kind, raw, (_answers_of(snap), site.key())))
 
     def remember(self, kind: str, raw: bytes, answer: bytes) -> None:
         """Remember the answer to exactly these request bytes (see :meth:`cached`)."""
@@ -350,6 +351,12 @@ class Services:
     def rule_bytes(self, pid: str) -> bytes:
         """Return :meth:`rule_json` as JSON bytes (cached per version and site state)."""
         return self._rule_cache.get_or_make(("b", pid, self._stamp()), lambda: dumps(self.rule_json(pid)))
+
+
+def _answers_of(snap: Snapshot) -> str:
+    """Return the key of what *snap* answers: its version, marked while its search is the quick index (a
+    quick answer computed across the switch is then never served after it)."""
+    return snap.version + ("+quick" if snap.provisional else "")
 
 
 def dumps(value: Any) -> bytes:

@@ -42,12 +42,17 @@ class Progress:
 _lock = threading.Lock()
 _progress = Progress()
 _children: list[subprocess.Popen[str]] = []
+_stopped = threading.Event()
 
 
 @atexit.register
-def _stop_children() -> None:
-    """Stop a build still running when the server stops (it would finish for nobody)."""
-    for proc in _children:
+def stop_builds() -> None:
+    """Stop a build still running when the server stops (it would finish for nobody), and start none
+    after this (a build being started as the server stops is stopped too)."""
+    with _lock:
+        _stopped.set()
+        children = list(_children)
+    for proc in children:
         if proc.poll() is None:
             proc.terminate()
 
@@ -76,14 +81,23 @@ def _run(command: list[str], out: TextIO) -> None:
           file=out, flush=True)
     shown: dict[str, int] = {}
     tail: list[str] = []
-    try:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, encoding="utf-8", errors="replace")
-    except OSError as exc:
-        _set(state="failed", message=str(exc))
-        print(f"serve: the site build did not start ({exc}); rule links use /rules/<id>", file=out, flush=True)
+    proc: subprocess.Popen[str] | None = None
+    failure = ""
+    with _lock:  # not started once the server stops; stopped with it once started
+        if _stopped.is_set():
+            return
+        try:
+            started = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                       text=True, encoding="utf-8", errors="replace")
+        except OSError as exc:
+            failure = str(exc)
+        else:
+            _children.append(started)
+            proc = started
+    if proc is None:
+        _set(state="failed", message=failure)
+        print(f"serve: the site build did not start ({failure}); rule links use /rules/<id>", file=out, flush=True)
         return
-    _children.append(proc)
     assert proc.stdout is not None
     for line in proc.stdout:
         tail = [*tail, line.rstrip()][-5:]

@@ -29,7 +29,7 @@ import traceback
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine.corpus import Corpus, CorpusVersion, Signature, corpus_version, load_corpus, version_signature
 from engine.errors import CorpusError, RunecodexError
@@ -40,8 +40,30 @@ POLL_SECONDS = 2.0
 FAILED_RETRY_SECONDS = 30.0  # a corpus that failed to load is read again after this long, or when it changes
 
 
+STARTUP_WAIT_SECONDS = 30.0  # how long a request waits for the first snapshot while serve starts up
+QUICK_REASON = "the search index is being built; searches use a quick word index until it is ready"
+
+
 class VersionUnavailableError(RunecodexError):
     """No corpus version can be served yet (the first one is being built or does not validate)."""
+
+
+class Answer(Protocol):
+    """A search answer: its JSON is the search contract's shape."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the answer as JSON."""
+
+
+class Searcher(Protocol):
+    """What a snapshot searches with: the full index, or the quick one while that is being built."""
+
+    def games(self) -> dict[str, str]:
+        """Return the games searched (key -> name)."""
+
+    def search(self, query: str, game: str | None = None, limit: int = 20, offset: int = 0,
+               detect_game: bool = True) -> Answer:
+        """Return one page of the paragraphs answering *query*."""
 
 
 @dataclass(frozen=True)
@@ -49,9 +71,10 @@ class Snapshot:
     """One corpus version: the corpus (which carries its version) and the search index generation built from it."""
 
     corpus: Corpus
-    index: SearchIndex
+    index: Searcher
     index_dir: Path
     built_at: float
+    provisional: bool = False  # the quick word index of the first seconds (webapp.quicksearch), not the real one
 
     @property
     def corpus_version(self) -> CorpusVersion:
@@ -77,7 +100,7 @@ class Snapshot:
         return _opens(self.index)
 
 
-def _opens(index: SearchIndex) -> bool:
+def _opens(index: Searcher) -> bool:
     """Return whether *index* opens; a damaged one's half-opened files are closed at once, quietly."""
     try:
         index.games()
@@ -142,6 +165,8 @@ class Versions:
         self._listeners: list[Any] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._starting = False  # a startup thread provides the first snapshot (see expect_startup)
+        self._first = threading.Event()
 
     # ------------------------------------------------------------------ reading
 
@@ -154,7 +179,12 @@ class Versions:
         snap = self._current
         if snap is not None:
             return snap
-        if self._thread is None:
+        if self._starting:  # `runecodex serve` starting up: the first snapshot comes within moments
+            self._first.wait(STARTUP_WAIT_SECONDS)
+            snap = self._current
+            if snap is not None:
+                return snap
+        elif self._thread is None:
             self.poll(blocking=True)
             snap = self._current
             if snap is not None:
@@ -168,13 +198,32 @@ class Versions:
         return {"version": snap.version if snap else None,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(snap.built_at)) if snap else None,
                 "paragraphs": len(snap.corpus) if snap else 0,
-                "pending": self._pending is not None or self._broken,
-                "reason": self._pending or self._problem}
+                "pending": self.pending,
+                "reason": self._pending or self._problem or (QUICK_REASON if snap and snap.provisional else None)}
 
     @property
     def pending(self) -> bool:
-        """Return whether the files changed and the new version is not served (yet)."""
-        return self._pending is not None or self._broken
+        """Return whether the files changed and the new version is not served (yet), or the full search
+        index of the served version is still being built."""
+        snap = self._current
+        return self._pending is not None or self._broken or (snap is not None and snap.provisional)
+
+    # ------------------------------------------------------------------ starting up
+
+    def expect_startup(self) -> None:
+        """Note that a startup thread will :meth:`provide` the first snapshot: until it does, requests
+        wait for it (up to :data:`STARTUP_WAIT_SECONDS`) instead of building one themselves."""
+        self._starting = True
+
+    def provide(self, snap: Snapshot) -> bool:
+        """Serve *snap* (a provisional snapshot) until the first real one is built; return whether it was
+        taken (it is not when a snapshot is already served)."""
+        with self._building:
+            if self._current is not None:
+                return False
+            self._current = snap
+        self._first.set()
+        return True
 
     # ------------------------------------------------------------------ switching
 
@@ -203,6 +252,8 @@ class Versions:
     def _poll(self) -> bool:
         current = self._current
         signature = version_signature(self.rules)
+        if current is not None and current.provisional:
+            current = None  # the quick index of the first seconds: build the real snapshot now
         broken = self._broken or (current is not None and not current.index_present())
         if not broken and signature == self._signature and (
                 current is not None or time.monotonic() - self._failed_at < FAILED_RETRY_SECONDS):
@@ -227,6 +278,7 @@ class Versions:
             print(f"runecodex: {message}", file=sys.stderr)
             return False
         self._current = snap  # the switch: one reference assignment, everything else was built aside
+        self._first.set()
         self._signature = signature
         self._pending = self._problem = None
         self._broken = False

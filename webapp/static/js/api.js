@@ -8,16 +8,30 @@ export async function getJSON(url, options = {}) {
   return {ok: resp.ok, status: resp.status, data};
 }
 
-/** POST a JSON body; resolve to {ok, status, data}. */
+/** Rulings answered before the service worker controlled this page ([body, answer] texts): offline.js
+ * hands them to it once it does, so they too are answered offline later. */
+export const unsaved = [];
+
+/** POST a JSON body; resolve to {ok, status, data, offline}. */
 export async function postJSON(url, body) {
+  const text = JSON.stringify(body);
+  const direct = Boolean(navigator.serviceWorker) && !navigator.serviceWorker.controller;
   const resp = await fetch(url, {
     method: "POST",
     headers: {"Content-Type": "application/json", Accept: "application/json"},
-    body: JSON.stringify(body),
+    body: text,
   });
+  let raw = "";
   let data = null;
-  try { data = await resp.json(); } catch { data = {error: `unexpected answer (${resp.status})`, path: ""}; }
-  return {ok: resp.ok, status: resp.status, data};
+  try { raw = await resp.text(); data = JSON.parse(raw); } catch { data = {error: `unexpected answer (${resp.status})`, path: ""}; }
+  if (resp.ok && url === "/api/resolve" && direct) {
+    if (unsaved.length >= 50) unsaved.shift();
+    unsaved.push([text, raw]);
+    const worker = navigator.serviceWorker.controller;  // took over while this ruling was computed
+    if (worker && document.documentElement.dataset.offline === "ready") worker.postMessage({rulings: unsaved.splice(0)});
+  }
+  // "cached": answered offline by the service worker from a ruling seen before; "no-answer": offline
+  return {ok: resp.ok, status: resp.status, data, offline: resp.headers.get("X-Runecodex-Offline")};
 }
 
 let situationsPromise = null;

@@ -188,16 +188,31 @@ function markError(path, message = "") {
   }
 }
 
+// Offline (or with the server out of reach) the last ruling stays on screen under a plain note.
+function noServer(why) {
+  const kept = rulingEl.querySelector(".ruling") ? " The ruling below is the last one you got." : "";
+  offlineNote(`${why} A ruling needs the server, and this position has not been ruled on this device before.` +
+              `${kept} Ask again when you are back online.`);
+}
+
+function offlineNote(text) {
+  for (const old of rulingEl.querySelectorAll(".ruling-offline")) old.remove();
+  if (text) rulingEl.prepend(h("p", {class: "offline-note ruling-offline", role: "alert"}, text));
+}
+
 async function resolveNow() {
   const button = document.getElementById("resolve");
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {
     const sent = shownPosition();
-    const {ok, status, data} = await postJSON("/api/resolve", sent);
-    if (ok) {
+    const {ok, status, data, offline} = await postJSON("/api/resolve", sent);
+    if (!ok && data.offline) {
+      noServer("You are offline.");
+    } else if (ok) {
       state.rulings[state.current] = data;
       showRuling(data);
+      if (offline === "cached") offlineNote("You are offline: this ruling was given earlier for this same position and saved on this device.");
       announce(data.summary || (data.legal ? `Ruling ready: ${data.steps.length} steps.` : "Ruling ready: not allowed."));
       const heading = rulingEl.querySelector(".verdict");
       if (heading && window.innerWidth < 900) heading.focus();
@@ -217,8 +232,7 @@ async function resolveNow() {
       markError(data.path || "", data.error || "");
     }
   } catch (err) {
-    clear(rulingEl);
-    rulingEl.append(h("div", {class: "error", role: "alert"}, h("p", {}, `No answer from the server: ${err}`)));
+    noServer(navigator.onLine ? "The server cannot be reached." : "You are offline.");
   } finally {
     button.disabled = false;
     button.removeAttribute("aria-busy");

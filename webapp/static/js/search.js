@@ -1,8 +1,11 @@
 // Search as you type. The page works without this script (/search?q= is rendered on the server, with
 // "Next page" links); here results update after a short pause, "More results" appends the next page,
 // and the chip of a game named in the question can be removed. The query lives in ?q=&game=&detect=.
+// While an answer is awaited the summary says "Searching…". Offline (or with the server out of reach)
+// the answer comes from the copy of the rules saved on this device (offline-data.js), and a note says so.
 import {getJSON} from "./api.js";
 import {clear, h, snippetNodes} from "./dom.js";
+import {searchSaved} from "./offline-data.js";
 import {installPreviews} from "./preview.js";
 
 const PAGE = 20;
@@ -13,6 +16,7 @@ const results = document.getElementById("results");
 const summary = document.getElementById("summary");
 const chips = document.getElementById("chips");
 const pager = document.getElementById("pager");
+const note = document.getElementById("search-note");
 let detect = new URLSearchParams(location.search).get("detect") !== "0";
 let timer = null;
 let seq = 0;
@@ -72,7 +76,38 @@ async function fetchPage(query, offset, signal) {
   const p = params(query);
   p.set("limit", String(PAGE));
   if (offset) p.set("offset", String(offset));
-  return getJSON(`/api/search?${p}`, {signal});
+  let answer = null;
+  try {
+    answer = await getJSON(`/api/search?${p}`, {signal});
+  } catch (err) {
+    if (signal && signal.aborted) throw err;  // a newer query replaced this one
+  }
+  if (answer && !answer.data?.offline) return answer;
+  // offline, or the server is out of reach: the saved copy answers
+  return {ok: true, status: 200, data: await searchSaved(query, game.value, PAGE, offset || 0, detect)};
+}
+
+function showNote(data) {
+  clear(note);
+  note.hidden = true;
+  let text = "";
+  if (data && data.offline) {
+    text = navigator.onLine
+      ? "The server cannot be reached: these results come from the copy of the rules saved on this device."
+      : "You are offline: these results come from the copy of the rules saved on this device.";
+  } else if (data && data.quick) {
+    text = "Quick results: the full search is still starting up; ask again in a few seconds for the best order.";
+  }
+  if (!text) return;
+  note.textContent = text;
+  note.dataset.kind = data.offline ? "offline" : "quick";
+  note.hidden = false;
+}
+
+function searching(on) {
+  results.setAttribute("aria-busy", on ? "true" : "false");
+  summary.classList.toggle("searching", on);
+  if (on) summary.textContent = "Searching…";
 }
 
 async function run() {
@@ -85,18 +120,30 @@ async function run() {
     clear(chips);
     clear(pager);
     summary.textContent = "";
+    showNote(null);
+    searching(false);
     last = null;
     return;
   }
   if (controller) controller.abort();
   controller = new AbortController();
+  const signal = controller.signal;
+  searching(true);
   let answer;
   try {
-    answer = await fetchPage(query, 0, controller.signal);
+    answer = await fetchPage(query, 0, signal);
   } catch {
-    return;  // a newer query replaced this one
+    if (signal.aborted || mine !== seq) return;  // a newer query replaced this one
+    searching(false);
+    clear(results);
+    clear(pager);
+    summary.textContent = "You are offline, and no copy of the rules is saved on this device yet: " +
+                          "open Runecodex once while online and search works offline after that.";
+    return;
   }
   if (mine !== seq) return;
+  searching(false);
+  showNote(answer.data);
   clear(results);
   results.start = 1;
   const {ok, data} = answer;
@@ -117,12 +164,19 @@ async function loadMore() {
   if (!last || last.next_offset === null) return;
   const mine = seq;
   let answer;
+  const more = document.getElementById("more-results");
+  if (more) { more.disabled = true; more.textContent = "Searching…"; }
   try {
     answer = await fetchPage(last.query, last.next_offset);
   } catch {
+    if (more) { more.disabled = false; more.textContent = "More results"; }
     return;
   }
-  if (mine !== seq || !answer.ok) return;
+  if (mine !== seq) return;
+  if (!answer.ok) {
+    if (more) { more.disabled = false; more.textContent = "More results"; }
+    return;
+  }
   const first = results.children.length;
   for (const hit of answer.data.hits) results.append(hitNode(hit));
   last.next_offset = answer.data.next_offset;
