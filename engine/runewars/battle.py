@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import model_validator
 
@@ -24,12 +24,13 @@ from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runewars import damage as dmg
-from engine.runewars.common import GAME, Faction, Name, Side, faction_name, names, plural
+from engine.runewars.common import GAME, Faction, Labels, Name, Side, UnitClass, faction_name, names, plural
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
 DEVELOPMENTS = ("reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb")
-UnitClass = Literal["triangle", "circle", "rectangle", "hexagon"]
-Development = Literal["reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb"]
+Development = Annotated[Literal["reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb"],
+                      Labels({"reinforced-walls": "Reinforced Walls", "protective-wards": "Protective Wards",
+                              "hungry-spawn": "Hungry Spawn", "cursed-tomb": "Cursed Tomb"})]
 Role = Literal["attacker", "defender"]
 StrongholdState = Literal["none", "kept", "damaged", "conquered"]
 DEV_RULE = {d: f"rw.developments.{d}" for d in DEVELOPMENTS}

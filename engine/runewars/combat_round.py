@@ -24,11 +24,10 @@ from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runewars.common import GAME, Name, Side, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Name, Side, UnitClass, names, plural, refuse_duplicates
 from engine.runewars.forms import EFFECTS, FateCard
 
 SIDES = ("attacker", "defender")
-UnitClass = Literal["triangle", "circle", "rectangle", "hexagon"]
 
 
 class UnitType(Model):

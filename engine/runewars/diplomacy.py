@@ -17,7 +17,7 @@ order: ``ally``, ``rout``, ``hostile``. The player's own units carry no flying f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
@@ -26,11 +26,13 @@ from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
 from engine.runewars.areas import AreaMap, Map, retreat_areas
-from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Faction, Labels, Name, Season, faction_name, names, plural, refuse_duplicates
 from engine.runewars.retreat import chooser, narrate_options, pick_destination, units_over_limit
 
 SYMBOLS = ("ally", "rout", "hostile")
-Symbol = Literal["ally", "rout", "hostile"]
+Symbol = Annotated[Literal["ally", "rout", "hostile"], Labels({"ally": "Ally", "rout": "Rout (they retreat)",
+                                                              "hostile": "Hostile (battle or retreat)"})]
+Response = Annotated[Literal["battle", "retreat"], Labels({"battle": "Start a battle", "retreat": "Retreat"})]
 Result = Literal["allied", "neutrals_retreat", "neutrals_destroyed", "battle", "player_retreat"]
 
 
@@ -69,7 +71,7 @@ class DiplomacyPosition(OpenPosition):
     chosen: int | None = Field(None, ge=0, le=5, title="Card resolved", description="Index of the drawn card the "
                                "player resolves.")
     map: AreaMap | None = maybe("The areas around the action and the borders between them.", title="Map")
-    response: Literal["battle", "retreat"] | None = Field(None, title="Answer to a hostile card", description="After "
+    response: Response | None = Field(None, title="Answer to a hostile card", description="After "
                                                           "a hostile card: start a battle, or retreat his units.")
     retreat_to: Name | None = Field(None, title="Retreat to", description="Where his units retreat after a hostile "
                                     "card, when several areas are allowed.")

@@ -17,19 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import GAME, Faction, Name, faction_name, names
+from engine.runewars.common import GAME, Faction, Labels, Name, faction_name, names
 from engine.runewars.forms import Section
 
 SIDES = ("attacker", "defender")
 DuelSide = Literal["attacker", "defender"]
-Trait = Literal["weapon", "armor"]
+Action = Annotated[Literal["move", "heal", "train"], Labels({"move": "Move", "heal": "Heal", "train": "Train"})]
+Trait = Annotated[Literal["weapon", "armor"], Labels({"weapon": "Weapon", "armor": "Armor"})]
 TRAIT_HINT = "Weapon, Armor or neither (at most 1 Weapon and 1 Armor per hero per duel)."
 
 
@@ -54,7 +55,8 @@ class Play(Model):
     """The circle section a hero drew in a round, and how he spends its special icon."""
 
     card: Section = Field(title="Circle section drawn")
-    special_use: Literal["damage", "reward"] | None = Field(
+    special_use: Annotated[Literal["damage", "reward"], Labels({"damage": "The Hero card's damage",
+                                                               "reward": "A Reward card"})] | None = Field(
         None, title="Special icon spent on", description="Deal the Hero card's 1 damage, or use a Reward card (not "
                                                          "both).")
     reward: Reward | None = maybe(title="Reward card used")
@@ -93,7 +95,7 @@ class Challenger(Hero):
 
     model_config = ConfigDict(title="Attacker")
 
-    action: Literal["move", "heal", "train"] = Field(
+    action: Action = Field(
         "move", title="Quest Phase action", description="The action the hero took this Quest Phase.")
     attempted_quest: bool = Field(False, title="Attempted a quest",
                                   description="The hero already attempted a quest this Quest Phase.")

@@ -12,15 +12,16 @@ there) the rules name no one: ``chooser`` stays null and the tied players settle
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome
-from engine.runewars.common import GAME, Faction, faction_name, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Faction, Labels, faction_name, names, plural, refuse_duplicates
 
+Contest = Annotated[Literal["highest", "lowest"], Labels({"highest": "The highest bid", "lowest": "The lowest bid"})]
 
 class Bidder(Model):
     """A player in the bid: influence held, bid, starting influence and whether he is the Primarch."""
@@ -49,7 +50,7 @@ class InfluenceBidPosition(OpenPosition):
     situation: Literal["influence_bid"]
     players: list[Bidder] = Field(min_length=1, max_length=4, title="Players",
                                   description="Every player, in play order.")
-    contest: Literal["highest", "lowest"] = Field("highest", title="The Season card singles out",
+    contest: Contest = Field("highest", title="The Season card singles out",
                                                   description="The highest bid (usually, to win something) or the "
                                                               "lowest.")
     tie_choice: Faction | None = Field(None, title="Tie broken in favour of",

@@ -26,10 +26,14 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Faction, Labels, Name, Season, faction_name, names, plural, refuse_duplicates
 
 BORDER_KINDS = ("plain", "mountain", "water")
-BorderKind = Literal["plain", "mountain", "water"]
+BorderKind = Annotated[Literal["plain", "mountain", "water"], Labels({"plain": "Plain", "mountain": "Mountain",
+                                                                    "water": "Water"})]
+OrderKind = Annotated[Literal["mobilize", "conquer"], Labels({"mobilize": "Mobilize", "conquer": "Conquer"})]
+Engagement = Annotated[Literal["battle", "diplomacy"], Labels({"battle": "Battle the neutral units",
+                                                               "diplomacy": "Attempt diplomacy"})]
 Border = Annotated[tuple[Name, Name, BorderKind], Field(strict=False)]
 """Two adjacent areas and the kind of the border between them: ``[area, area, kind]`` (a JSON array)."""
 
@@ -101,13 +105,13 @@ class MobilizePosition(OpenPosition):
     situation: Literal["mobilize"]
     season: Season | None = maybe()
     player: Faction
-    order: Literal["mobilize", "conquer"] | None = maybe()
+    order: OrderKind | None = maybe()
     target_area: Name
     battles_this_order: int | None = maybe(ge=0, le=10)
     map: MobilizeMap
     movers: list[MoverEntry] = Field(max_length=200)
     destroy_in_target: list[Name] | None = maybe(max_length=80)
-    engagement_choice: Literal["battle", "diplomacy"] | None = maybe()
+    engagement_choice: Engagement | None = maybe()
 
     @model_validator(mode="after")
     def _on_the_map(self) -> Self:

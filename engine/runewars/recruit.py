@@ -20,10 +20,10 @@ from pydantic import model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import GAME, Name, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Labels, Name, names, plural, refuse_duplicates
 
 RESOURCES = ("food", "wood", "ore")
-Resource = Literal["food", "wood", "ore"]
+Resource = Annotated[Literal["food", "wood", "ore"], Labels({"food": "Food", "wood": "Wood", "ore": "Ore"})]
 SPACE = re.compile(r"^(0|[1-9][0-9]?)$")
 """A dial space's number as a key: 0 to 99, without leading zeros (so no space is written twice)."""
 Count = Annotated[int, Field(ge=0, le=80)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
@@ -28,8 +28,10 @@ from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runewars.areas import AreaMap, Map, Reach, group_can_cross, retreat_areas
-from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural
+from engine.runewars.common import GAME, Faction, Labels, Name, Season, faction_name, names, plural
 
+GroupKind = Annotated[Literal["player", "neutral"], Labels({"player": "A player's units",
+                                                           "neutral": "Unallied neutral units"})]
 SEASON_HINT = "The current season (in winter water borders do not count)."
 
 
@@ -61,7 +63,7 @@ class RetreatingGroup(Model):
 
     model_config = ConfigDict(title="Retreating group")
 
-    kind: Literal["player", "neutral"] = Field(title="Whose units", description="A player's units (allied neutral "
+    kind: GroupKind = Field(title="Whose units", description="A player's units (allied neutral "
                                                "units included) or unallied neutral units.",
                                                json_schema_extra={"default": "player"})
     faction: Faction | None = maybe("The retreating player (for a player's units).", title="Faction")

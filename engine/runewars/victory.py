@@ -10,7 +10,7 @@ turn).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 from pydantic.json_schema import SkipJsonSchema
@@ -18,9 +18,9 @@ from pydantic.json_schema import SkipJsonSchema
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, OpenPosition, Outcome
-from engine.runewars.common import GAME, Faction, Season, faction_name, plural
+from engine.runewars.common import GAME, Faction, Labels, Season, faction_name, plural
 
-Action = Literal["place", "reveal"]
+Action = Annotated[Literal["place", "reveal"], Labels({"place": "Place it now", "reveal": "Reveal it"})]
 
 
 class VictoryCardPosition(OpenPosition):
@@ -37,7 +37,8 @@ class VictoryCardPosition(OpenPosition):
     faction: Faction = Field(title="Player", description="The faction placing or revealing the card.")
     dragon_runes: int = Field(ge=0, le=40, title="Dragon runes controlled",
                               description="Dragon runes the player controls now.", json_schema_extra={"default": 0})
-    timing: Literal["own_turn", "quest_phase", "other"] = Field(
+    timing: Annotated[Literal["own_turn", "quest_phase", "other"], Labels({"own_turn": "During his own turn",
+                    "quest_phase": "In the Quest Phase", "other": "At another moment"})] = Field(
         "own_turn", title="When (place)", description="While resolving his own Order card, in the Quest Phase, or "
         "at any other moment.")
     deck_top: Faction | None = Field(None, title="Victory card already on this deck (place)", description="The "
