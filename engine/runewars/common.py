@@ -108,6 +108,11 @@ def names(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def faction_names(keys: Sequence[str]) -> str:
+    """Return factions as printed, joined for a sentence (``Daqan and Elves``)."""
+    return names([faction_name(k) for k in keys])
+
+
 def refuse_duplicates(values: Sequence[object], key: str, path: str, what: str | None = None) -> None:
     """Refuse, inside a model validator, the second row of *path* whose *key* repeats an earlier row's (the message
     calls the value *what*, by default the key)."""
