@@ -241,8 +241,7 @@ def _draw(side: str, raw: CombatSide, initiative: int, trace: Trace, corpus: Cor
         most = base + (1 if t.heroes else 0)
         trace.violate(f"the {side} holds {plural(len(cards), 'card')} for {t.name} but must draw "
                       + (f"{base}" if most == base else f"{base}, or {most} with the supporting hero's extra card")
-                      + " (the full number is always drawn)", "rw.resolving-fate-cards.1", cards_to_draw,
-                      *(["rw.heroes-supporting-battles"] if len(cards) > base else []))
+                      + " (the full number is always drawn)", "rw.resolving-fate-cards.1", cards_to_draw)
         return Draw(t, n, None)
     discard = raw.discard
     if discard is not None and (not extra or discard >= len(cards)):
