@@ -71,17 +71,18 @@ def left_of(key: str | None) -> str:
     return f"the player on {the_player(key)}'s left" if key else "the player on the current player's left"
 
 
-_NUMBERED = re.compile(r"^([A-Za-z][A-Za-z'_ -]*?)[-_ ]?(\d+)$")
+_SLUG = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 
 
 def figure_name(name: str) -> str:
-    """Return a unit's or hero's name for a sentence: as the player wrote it, except that a name like ``archer-1``
-    (a type and a number joined by a hyphen) reads ``Archer 1``."""
-    m = _NUMBERED.match(name.strip())
-    if m and ("-" in name or "_" in name):
-        word = m.group(1).replace("_", " ").replace("-", " ").strip()
-        return f"{word[:1].upper()}{word[1:]} {int(m.group(2))}"
-    return name
+    """Return a unit's or hero's name for a sentence: as the player wrote it, except that an id written in lower
+    case with hyphens reads as words, its number last (``archer-1`` reads ``Archer 1``, ``siege-tower``
+    ``Siege tower``)."""
+    if not _SLUG.match(name):
+        return name
+    words = re.split(r"[-_]", name)
+    number = f" {int(words.pop())}" if len(words) > 1 and words[-1].isdigit() else ""
+    return f"{' '.join(words).capitalize()}{number}"
 
 
 def figure_names(items: Sequence[str]) -> str:
