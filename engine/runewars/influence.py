@@ -39,7 +39,7 @@ class Bidder(Model):
     faction: Faction = Field(title="Faction")
     influence: int = Field(ge=0, le=200, title="Influence held", description="Influence tokens held before the bid.",
                            json_schema_extra={"default": 0})
-    bid: int = Field(ge=-20, le=200, title="Bid", description="Influence tokens in the closed fist (0 is a bid too).",
+    bid: int = Field(ge=0, le=200, title="Bid", description="Influence tokens in the closed fist (0 is a bid too).",
                      json_schema_extra={"default": 0})
     starting_influence: int = Field(0, ge=0, le=50, title="Starting influence",
                                     description="The influence printed on the faction sheet (the last tie-break).")
@@ -136,7 +136,7 @@ LABELS: dict[str, Label] = {
 def _legal_bids(pos: InfluenceBidPosition, trace: Trace) -> bool:
     """Step 2: each bid is 0 up to the tokens held; only 1 Primarch of the Wizards' Council exists."""
     for p in pos.players:
-        if p.bid < 0 or p.bid > p.influence:
+        if p.bid > p.influence:
             trace.violate(f"{faction_name(p.faction)} bids {p.bid} but holds {p.influence} influence; a bid is 0 up "
                           f"to the tokens he holds", "rw.influence-bids.2", "rw.influence-bids.1")
     holders = [p.faction for p in pos.players if p.primarch]
