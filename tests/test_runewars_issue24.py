@@ -42,8 +42,8 @@ def ruling(position: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-FIELD: list[dict[str, Any]] = [{"id": "5B", "units": {"elves": 2, "daqan": 3}}, {"id": "5A", "units": {"elves": 1}}, {"id": "5C"},
-         {"id": "6B", "units": {"daqan": 2}}]
+FIELD: list[dict[str, Any]] = [{"id": "5B", "units": {"elves": 2, "daqan": 3}}, {"id": "5A", "units": {"elves": 1}},
+                               {"id": "5C"}, {"id": "6B", "units": {"daqan": 2}}]
 EDGES: list[list[str]] = [["5B", "5A", "plain"], ["5B", "5C", "plain"], ["5B", "6B", "plain"]]
 
 
