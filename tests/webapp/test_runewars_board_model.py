@@ -144,7 +144,8 @@ class RunewarsBoard:
         return {"tab": tab, "attacker": pos["attacker"].get("faction"), "defender": pos["defender"].get("faction")}
 
     def items(self, page: Any) -> list[str]:
-        areas: list[str] = page.eval_on_selector_all("polygon.hex.area", "els => els.map(e => `Area ${e.dataset.area}:`)")
+        areas: list[str] = page.eval_on_selector_all("polygon.hex.area",
+                                                     "els => els.map(e => `Area ${e.dataset.area}:`)")
         tokens: list[str] = page.eval_on_selector_all(".battle-sides .token-name", "els => els.map(e => e.textContent)")
         return [*areas, *tokens]
 
