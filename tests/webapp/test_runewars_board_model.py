@@ -318,5 +318,6 @@ def test_screenshots_of_the_battle_ruling(new_page: Any, live_server: str, width
         assert ruling["reading"]
         assert pg.locator("#ruling .reading").count() == 1
         shot(pg, f"battle-ruling-{width}")
+        pg.locator("#ruling").screenshot(path=str(SHOTS / f"battle-ruling-only-{width}.png"))
         wide = pg.evaluate("document.documentElement.scrollWidth")
         assert wide <= width + 1, f"the battle board is {wide} px wide at {width}"

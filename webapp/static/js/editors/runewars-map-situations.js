@@ -446,7 +446,7 @@ const battle = {
               {id: "C", units: {uthuk: 1}}, {id: "D", units: {}}, {id: "E", units: {neutral: 1}}],
       borders: [["B", "A", "plain"], ["B", "C", "plain"], ["B", "D", "plain"], ["B", "E", "mountain"], ["A", "D", "plain"]],
     },
-    ui_layout: {B: [2, 2], A: [1, 2], C: [3, 2], D: [2, 1], E: [2, 3]},
+    ui_layout: {B: [2, 2], A: [1, 2], C: [3, 2], D: [1, 1], E: [2, 3]},
   },
   derive(pos) {
     syncBattle(pos);
