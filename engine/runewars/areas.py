@@ -30,7 +30,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import rule
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, maybe
-from engine.runewars.common import Faction, Name, refuse_duplicates
+from engine.runewars.common import FACTION_NAMES, Faction, Name, names, plural, refuse_duplicates
 from engine.runewars.movement import BorderKind, Mover, can_cross, check_borders
 
 OWNERS = ("daqan", "elves", "uthuk", "waiqar", "neutral")
@@ -91,6 +91,24 @@ class AreaMap(Model):
     def has(self, area_id: str) -> bool:
         """Return whether *area_id* is an area of the map."""
         return any(a.id == area_id for a in self.areas)
+
+
+def map_reading(raw: AreaMap) -> list[str]:
+    """Return the map in a player's words: each area's units by owner, stronghold, city token and home realm, then
+    the borders that are not plain (and how many plain ones)."""
+    out = []
+    for a in raw.areas:
+        counts = [(o, getattr(a.units, o) or 0) for o in OWNERS]
+        units = [f"{n} {FACTION_NAMES[o] if o != 'neutral' else 'unallied neutral'}" for o, n in counts if n]
+        facts = [names(units) if units else "no unit"]
+        facts += [f"the {FACTION_NAMES[a.stronghold]} stronghold"] if a.stronghold else []
+        facts += ["a city token"] if a.city else []
+        facts += [f"home realm of {FACTION_NAMES[a.home_realm]}"] if a.home_realm else []
+        out.append(f"Area {a.id}: {', '.join(facts)}.")
+    rough = [f"{x}–{y} {kind}" for x, y, kind in raw.borders if kind != "plain"]
+    plain = sum(1 for b in raw.borders if b[2] == "plain")
+    out.append(f"Borders: {plural(plain, 'plain border')}" + (f"; {', '.join(rough)}" if rough else "") + ".")
+    return out
 
 
 @dataclass(frozen=True)
@@ -194,6 +212,7 @@ class Reach:
     blocked: tuple[str, ...]
     tier: str  # "friendly", "empty", "uncontrolled" or "none"
     crossed: tuple[str, ...] = ()  # options behind a mountain or water border the group may cross
+    friendly_cut: bool = False  # a friendly area is adjacent but behind a border the group cannot cross
 
 
 @rule("rw.retreats.player-units", "rw.retreats.neutral", "rw.retreats.restrictions")
@@ -203,7 +222,8 @@ def retreat_areas(board: Map, start: str, owner: str, flying: Sequence[bool], se
     cross are left out."""
     near = board.neighbours[start]
     reach = _reach(board, start, owner, flying, season)
-    return Reach(reach.options, reach.blocked, reach.tier, tuple(a for a in reach.options if near[a] != "plain"))
+    return Reach(reach.options, reach.blocked, reach.tier, tuple(a for a in reach.options if near[a] != "plain"),
+                 reach.friendly_cut)
 
 
 def _reach(board: Map, start: str, owner: str, flying: Sequence[bool], season: str | None) -> Reach:
@@ -220,4 +240,4 @@ def _reach(board: Map, start: str, owner: str, flying: Sequence[bool], season: s
         return Reach(friendly, tuple(a.id for a in blocked if is_friendly(a, owner)), "friendly")
     empty = tuple(a.id for a in open_ if is_empty(a))
     cut = tuple(a.id for a in blocked if is_friendly(a, owner) or is_empty(a))
-    return Reach(empty, cut, "empty" if empty else "none")
+    return Reach(empty, cut, "empty" if empty else "none", (), any(is_friendly(a, owner) for a in blocked))

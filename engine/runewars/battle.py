@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import model_validator
 
@@ -24,12 +24,30 @@ from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
 from engine.runewars import damage as dmg
-from engine.runewars.common import GAME, Faction, Name, Side, faction_name, names, plural
+from engine.runewars.areas import AreaMap, Map, map_reading, retreat_areas
+from engine.runewars.common import (
+    GAME,
+    Faction,
+    Labels,
+    Name,
+    Season,
+    Side,
+    UnitClass,
+    faction_name,
+    figure_name,
+    figure_names,
+    left_of,
+    names,
+    plural,
+    the_player,
+)
+from engine.runewars.retreat import narrate_options, pick_destination
 
 CLASSES = ("triangle", "circle", "rectangle", "hexagon")
 DEVELOPMENTS = ("reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb")
-UnitClass = Literal["triangle", "circle", "rectangle", "hexagon"]
-Development = Literal["reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb"]
+Development = Annotated[Literal["reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb"],
+                      Labels({"reinforced-walls": "Reinforced Walls", "protective-wards": "Protective Wards",
+                              "hungry-spawn": "Hungry Spawn", "cursed-tomb": "Cursed Tomb"})]
 Role = Literal["attacker", "defender"]
 StrongholdState = Literal["none", "kept", "damaged", "conquered"]
 DEV_RULE = {d: f"rw.developments.{d}" for d in DEVELOPMENTS}
@@ -46,6 +64,7 @@ class Unit(Model):
     health: int | None = maybe(ge=1, le=30)
     damage: int | None = maybe(ge=0, le=30)
     unit_class: UnitClass = Field(alias="class")
+    flying: bool | None = maybe("Whether the unit flies (only matters for where it can retreat).", title="Flying")
 
 
 def _check_units(units: Sequence[Unit]) -> None:
@@ -110,14 +129,68 @@ class BattlePosition(OpenPosition):
     situation: Literal["battle"]
     attacker: Attacker
     defender: Defender
+    area: Name | None = maybe("The contested area, as named on the map.", title="Battle in")
+    map: AreaMap | None = maybe("The contested area and the areas around it (the loser retreats to one of them).",
+                                title="Map")
+    season: Season | None = maybe("The current season (in winter water borders do not count).", title="Season")
     retreat_to: str | None = Field(None, max_length=80, title="Loser retreats to",
                                    description="The adjacent area the losing side's units retreat to.")
 
     @model_validator(mode="after")
     def _two_sides(self) -> Self:
         if self.attacker.faction is not None and self.attacker.faction == self.defender.faction:
-            raise refuse(f"the attacker and the defender are both {self.attacker.faction}", "defender.faction")
+            raise refuse(f"the attacker and the defender are both {faction_name(self.attacker.faction)}",
+                         "defender.faction")
+        if self.map is not None:
+            if self.area is None:
+                raise refuse("a battle set up on a map needs its contested area", "area")
+            if not self.map.has(self.area):
+                raise refuse(f"{self.area!r} is not an area of the map", "area")
         return self
+
+    def reading(self) -> list[str]:
+        """Both sides with their units (class, routed, damage), the stronghold and development, the area and the
+        choices stated."""
+        att, dfd = self.attacker, self.defender
+        where = f" in {self.area}" if self.area else ""
+        a_name = f"The attacker ({faction_name(att.faction)})" if att.faction else "The attacker"
+        d_name = ("The defender (neutral units)" if dfd.faction == "neutral" else
+                  f"The defender ({faction_name(dfd.faction)})" if dfd.faction else "The defender")
+        out = [f"Battle{where}{f' ({self.season})' if self.season else ''}."]
+        bonus = " with the Conquer Supremacy Bonus" if att.conquer_supremacy else ""
+        out.append(f"{a_name}{bonus}: {_units_words(att.units)}.")
+        out.append(f"{d_name}: {_units_words(dfd.units)}.")
+        if dfd.stronghold is not None:
+            side = ", damaged side up" if dfd.stronghold.damaged else ""
+            out.append(f"The defender's stronghold: strength {dfd.stronghold.strength}{side}.")
+        else:
+            out.append("No stronghold in the area.")
+        if dfd.development:
+            use = {None: "", True: ", used", False: ", not used"}[dfd.use_development]
+            out.append(f"Defensive development: {DEV_NAME[dfd.development]}{use}.")
+        if att.development_choices is not None:
+            out.append(f"The attacker's picks for it: {figure_names(att.development_choices)}.")
+        if att.over_limit_retreat is not None:
+            out.append(f"Retreating beyond the limit of 8: {figure_names(att.over_limit_retreat)}.")
+        if self.map is not None:
+            out += map_reading(self.map)
+        if self.retreat_to:
+            out.append(f"The loser retreats to {self.retreat_to}.")
+        return out
+
+
+def _units_words(units: Sequence[Unit]) -> str:
+    if not units:
+        return "no unit"
+    words = []
+    for i, u in enumerate(units):
+        traits: list[str] = [u.unit_class]
+        traits += ["routed"] if u.routed else []
+        if u.damage:
+            traits.append(f"{u.damage} of {u.health} damage" if u.health else plural(u.damage, "damage token"))
+        traits += ["flying"] if u.flying else []
+        words.append(f"{BattleUnit.of(u, i).name} ({', '.join(traits)})")
+    return names(words)
 
 
 @dataclass(frozen=True)
@@ -137,6 +210,11 @@ class BattleUnit:
         kind = unit.type or unit.unit_class
         return cls(unit.id or f"{kind} {index + 1}", kind, unit.unit_class, bool(unit.routed), unit.health,
                    unit.damage or 0)
+
+    @property
+    def name(self) -> str:
+        """Return the unit's name for a sentence (see :func:`figure_name`)."""
+        return figure_name(self.id)
 
     def as_damage_unit(self) -> dmg.Unit:
         """Return the unit for the damage rules (its health only matters once damage is dealt)."""
@@ -286,7 +364,9 @@ def tally(attackers: Sequence[BattleUnit], defenders: Sequence[BattleUnit], stro
 
 
 def _side_name(faction: str | None, role: str) -> str:
-    return f"the {role} ({faction})" if faction else f"the {role}"
+    if faction == "neutral":
+        return f"the {role} (neutral units)"
+    return f"the {role} ({faction_name(faction)})" if faction else f"the {role}"
 
 
 @rule("rw.developments.limit", "rw.component-limitations.strongholds")
@@ -305,7 +385,7 @@ def _check_development(dev: str, faction: str | None, stronghold: Stronghold | N
 def _narrate_effect(dev: str, effect: Effect, trace: Trace, corpus: Corpus) -> None:
     if dev == "cursed-tomb":
         trace.step(f"(a) Fortifications: the defender discards the Cursed Tomb; the attacker must rout "
-                   f"{plural(len(effect.routed), 'unit')} ({names(list(effect.routed))}), taking his standing "
+                   f"{plural(len(effect.routed), 'unit')} ({figure_names(list(effect.routed))}), taking his standing "
                    f"undamaged units first, in the order listed (his choice).", cursed_tomb)
     elif dev == "hungry-spawn":
         amount = corpus.fact("rw.developments.hungry-spawn", "damage_dealt")
@@ -316,9 +396,9 @@ def _narrate_effect(dev: str, effect: Effect, trace: Trace, corpus: Corpus) -> N
         else:
             trace.step(f"(a) Fortifications: the defender discards the Hungry Spawn and deals the attacker {amount} "
                        f"damage, assigned under the normal damage rules in the order listed (his choice): "
-                       f"destroyed {names(list(effect.destroyed))}.", hungry_spawn, dmg.is_destroyed)
+                       f"destroyed {figure_names(list(effect.destroyed))}.", hungry_spawn, dmg.is_destroyed)
     elif dev == "protective-wards":
-        moved = (f"{names(list(effect.retreated))} (the first standing unit listed; the book leaves the pick to "
+        moved = (f"{figure_names(list(effect.retreated))} (the first standing unit listed; the book leaves the pick to "
                  f"him)" if effect.retreated else "no unit (none is standing)")
         trace.step(f"(a) Fortifications: the Protective Wards make the attacker retreat {moved} out of the battle; "
                    f"it adds nothing to his strength.", protective_wards)
@@ -349,6 +429,7 @@ LABELS: dict[str, Label] = {
     "development_effect": "Development's effect", "if_not_used": "If the development is not used",
     "attacker_strength_range": "Attacker's strength (range)", "units_beyond_limit": "Units beyond the limit of 8",
     "over_limit_retreat": "Units retreating beyond the limit", "retreat_to": "Loser retreats to",
+    "retreat_options": "Areas the loser may retreat to", "retreat_destroyed": "Loser's units destroyed (nowhere to go)",
 }
 
 
@@ -385,6 +466,8 @@ class BattleOutcome(Outcome):
     if_not_used: IfNotUsed | None = Field(None, exclude_if=_absent)
     attacker_strength_range: list[int] | None = Field(None, exclude_if=_absent)
     retreat_to: str | None = Field(None, exclude_if=_absent)
+    retreat_options: list[str] | None = Field(None, exclude_if=_absent)
+    retreat_destroyed: bool | None = Field(None, exclude_if=_absent)
     units_beyond_limit: int | None = Field(None, exclude_if=_absent)
     over_limit_retreat: list[str] | None = Field(None, exclude_if=_absent)
 
@@ -412,12 +495,22 @@ def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
               "kept": "; the stronghold stays as it is"}.get(str(out.stronghold), "")
     beyond = out.units_beyond_limit or 0
     extra = f"; {plural(beyond, 'attacking unit')} beyond the limit of 8 must also retreat" if beyond else ""
-    verb = "retreat" if names_of[loser] == "the neutral units" else "retreats"
+    many = names_of[loser] == "the neutral units"
+    verb = "retreat" if many else "retreats"
     wins = "win" if names_of[winner] == "the neutral units" else "wins"
     dev = dfd.development
     if any(d.field == "defender.use_development" for d in trace.decisions) and dev:
         w_name = f"If the defender uses his {DEV_NAME[dev]} (he may still decline), {names_of[winner]}"
-    return f"{w_name} {wins} the battle {score}{tie}{castle}, and {names_of[loser]} {verb}{extra}."
+    if out.retreat_destroyed:
+        where = f": no adjacent area can take {'them' if many else 'his units'}, so they are destroyed"
+    elif out.retreat_to:
+        where = f" to {out.retreat_to}"
+    elif out.retreat_options:
+        pick = next((d.who for d in trace.decisions if d.field == "retreat_to"), "the loser")
+        where = f" to {' or '.join(out.retreat_options)} ({pick} picks)"
+    else:
+        where = " (where is still to be chosen)"
+    return f"{w_name} {wins} the battle {score}{tie}{castle}, and {names_of[loser]} {verb}{where}{extra}."
 
 
 @dataclass
@@ -582,8 +675,6 @@ def _winner(battle: Battle, out: BattleOutcome, trace: Trace, corpus: Corpus) ->
         trace.step("Whether standing enemy units remain, and so whether the stronghold is damaged, depends on the "
                    "units the Hungry Spawn destroys.", stronghold_result)
     out.winner, out.stronghold, out.retreating = winner, state, loser
-    neutral_loser = loser == "defender" and battle.pos.defender.faction == "neutral"
-    retreat_destination(battle.pos.retreat_to, loser, neutral_loser, trace, out)
     texts = {"none": "(a) Stronghold: there is no stronghold to damage or conquer.",
              "conquered": "(a) Stronghold: the attacker removes the defender's stronghold and may put one of his own "
                           "there, damaged side up.",
@@ -634,12 +725,12 @@ def _over_limit(battle: Battle, winner: Role, out: BattleOutcome, trace: Trace, 
     strangers = [c for c in chosen if c not in ids]
     if strangers or len(set(chosen)) != len(chosen) or len(chosen) != beyond:
         trace.violate(f"{plural(beyond, 'unit')} beyond the limit must retreat, one each of the attacker's "
-                      f"surviving units; the position names {names(list(chosen))}"
-                      + (f" ({names(strangers)} not among them)" if strangers else ""),
+                      f"surviving units; the position names {figure_names(list(chosen))}"
+                      + (f" ({figure_names(strangers)} not among them)" if strangers else ""),
                       "rw.movement-restrictions.unit-limit.battle")
         return
     out.over_limit_retreat = list(chosen)
-    trace.step(f"{names(list(chosen))} retreat out of the area, all to a single area.",
+    trace.step(f"{figure_names(list(chosen))} retreat out of the area, all to a single area.",
                "rw.movement-restrictions.unit-limit.battle", "rw.retreats")
 
 
@@ -662,6 +753,7 @@ def resolve_battle(pos: BattlePosition, trace: Trace, corpus: Corpus) -> BattleO
         return out
     winner, loser = _winner(battle, out, trace, corpus)
     _aftermath(battle, winner, loser, trace)
+    retreat_destination(battle, loser, trace, out)
     _over_limit(battle, winner, out, trace, corpus)
     return out
 
@@ -698,14 +790,59 @@ def picked_effect(development: str | None, units: Sequence[BattleUnit], picks: S
                   destroyed=tuple(pool.destroyed)), scratch
 
 
+def _loser(battle: Battle, loser: str) -> tuple[str | None, list[BattleUnit]]:
+    """Return the losing side's owner (a faction, ``neutral``, or None when not stated) and its retreating units."""
+    if loser == "attacker":
+        return battle.pos.attacker.faction, list(battle.tally.effect.units)
+    return battle.pos.defender.faction, list(battle.defenders)
+
+
 @rule("rw.retreats", "rw.battles.7c", "rw.retreats.neutral", "rw.retreats.player-units")
-def retreat_destination(area: str | None, loser: str, neutral: bool, trace: Trace, out: BattleOutcome) -> None:
-    """Record the area the loser's units retreat to, when the position names it (the ``retreat`` situation
-    checks it against the map: friendly first, else empty, or uncontrolled for neutral units; borders permitting)."""
-    if area is None:
+def retreat_destination(battle: Battle, loser: str, trace: Trace, out: BattleOutcome) -> None:
+    """Where the loser's participating units retreat: on the battle's map, the areas the retreat rules allow
+    (friendly first, else empty; uncontrolled for neutral units; borders permitting), named when the rules leave
+    one, asked of the right player when they leave several, none when they leave none; without a map, the area
+    the position names, or a decision."""
+    pos = battle.pos
+    owner, units = _loser(battle, loser)
+    neutral = owner == "neutral"
+    who = left_of(pos.attacker.faction) if neutral else (the_player(owner) if owner else f"the {loser}")
+    where = "rw.retreats.neutral" if neutral else "rw.retreats.player-units"
+    if pos.map is not None and pos.area is not None and owner is not None:
+        board = Map.of(pos.map)
+        reach = retreat_areas(board, pos.area, owner, [bool(u.flying) for u in _flying(pos, loser, units)],
+                              pos.season)
+        out.retreat_options = list(reach.options)
+        narrate_options(reach, pos.area, owner, pos.season, trace)
+        dest = pick_destination(reach, pos.retreat_to, "retreat_to", who, trace)
+        out.retreat_to = dest
+        if not reach.options:
+            out.retreat_destroyed = True
+        elif dest is not None:
+            how = "as stated" if pos.retreat_to else "the only area the rules allow"
+            trace.step(f"The {loser}'s participating units retreat together to {dest} ({how}).", "rw.retreats",
+                       where)
         return
-    out.retreat_to = area
-    must = ("an adjacent uncontrolled area, picked by the player on the current player's left" if neutral else
+    if pos.retreat_to is not None:
+        out.retreat_to = pos.retreat_to
+        must = ("an adjacent uncontrolled area, picked by the player on the current player's left" if neutral else
+                "an adjacent friendly area, or an empty one when none is friendly")
+        trace.step(f"The {loser}'s participating units retreat together to {pos.retreat_to}, as stated (it must be "
+                   f"{must}).", "rw.retreats", where)
+        return
+    must = ("an adjacent uncontrolled area" if neutral else
             "an adjacent friendly area, or an empty one when none is friendly")
-    trace.step(f"The {loser}'s participating units retreat together to {area}, as stated (it must be {must}).",
-               "rw.retreats", "rw.retreats.neutral" if neutral else "rw.retreats.player-units")
+    trace.decide(who, f"the area the {loser}'s units retreat to ({must}; set up the map around the battle to see "
+                 "which)", "rw.retreats", where, field="retreat_to")
+
+
+@dataclass(frozen=True)
+class _Flier:
+    flying: bool | None
+
+
+def _flying(pos: BattlePosition, loser: str, units: Sequence[BattleUnit]) -> list[_Flier]:
+    """Return whether each retreating unit flies (a border closed to one of them is closed to the group)."""
+    raw = pos.attacker.units if loser == "attacker" else pos.defender.units
+    flies = {BattleUnit.of(u, i).id: bool(u.flying) for i, u in enumerate(raw)}
+    return [_Flier(flies.get(u.id, False)) for u in units]

@@ -24,11 +24,10 @@ from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runewars.common import GAME, Name, Side, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Name, Side, UnitClass, faction_name, names, plural, refuse_duplicates
 from engine.runewars.forms import EFFECTS, FateCard
 
 SIDES = ("attacker", "defender")
-UnitClass = Literal["triangle", "circle", "rectangle", "hexagon"]
 
 
 class UnitType(Model):
@@ -90,9 +89,35 @@ class CombatRoundPosition(OpenPosition):
     attacker: CombatSide
     defender: CombatSide
 
+    def reading(self) -> list[str]:
+        """The initiative fighting, and for each side its unit types with their initiative, standing and routed
+        units, supporting heroes and base shape, the type drawing now and the cards drawn."""
+        out = [f"Round {self.initiative} of combat: initiative {self.initiative} units attack."]
+        for name in SIDES:
+            side = self.side(name)
+            who = f"The {name}" + (f" ({faction_name(side.faction)})" if side.faction else "")
+            types = [_type_words(t) for t in side.types]
+            out.append(f"{who}: {names(types) if types else 'no unit type'}.")
+            if side.chosen:
+                out.append(f"The {name}'s {side.chosen} draws now.")
+            if side.cards is not None:
+                text = f"The {name} drew {plural(len(side.cards), 'Fate card')}"
+                if side.discard is not None:
+                    text += f" and discards card {side.discard + 1}"
+                out.append(text + ".")
+        return out
+
     def side(self, name: str) -> CombatSide:
         """Return one side."""
         return self.attacker if name == "attacker" else self.defender
+
+
+def _type_words(t: UnitType) -> str:
+    parts = [f"initiative {t.initiative}", f"{t.standing} standing"]
+    parts += [f"{t.routed} routed"] if t.routed else []
+    parts += [plural(t.heroes, "supporting hero")] if t.heroes else []
+    parts += ["already drew"] if t.drawn else []
+    return f"{t.name} ({t.unit_class}, {', '.join(parts)})"
 
 
 @dataclass(frozen=True)
@@ -200,10 +225,12 @@ def _draw(side: str, raw: CombatSide, initiative: int, trace: Trace, corpus: Cor
     base = cards_to_draw(t, corpus, extra=False)
     extra = bool(t.heroes) and (cards is None or len(cards) == base + 1)
     n = cards_to_draw(t, corpus, extra=extra)
-    routed = f"; its {plural(t.routed, 'routed unit')} draw nothing" if t.routed else ""
-    hero = (" + 1 for its supporting hero (he looks at them all and discards 1 without effect)" if extra else "")
-    trace.step(f"The {side} draws for {t.name}: {plural(t.standing, 'standing unit')}, "
-               f"{plural(n, 'Fate card')}{hero}{routed}; it reads the {t.unit_class} section.",
+    routed = (f"; its {plural(t.routed, 'routed unit')} {'draws' if t.routed == 1 else 'draw'} nothing"
+              if t.routed else "")
+    hero = " + 1 for its supporting hero" if extra else ""
+    look = " (he looks at them all and discards 1 without effect)" if extra else ""
+    trace.step(f"The {side} draws for {t.name}: {plural(t.standing, 'standing unit')}{hero}, so "
+               f"{plural(n, 'Fate card')}{look}{routed}; it reads the {t.unit_class} section.",
                "rw.rounds-of-combat.1" if side == "attacker" else "rw.rounds-of-combat.2",
                *(["rw.routed-units-and-heroes"] if t.routed else []), *(["rw.heroes-supporting-battles"] if extra
                                                                         else []),
@@ -214,12 +241,11 @@ def _draw(side: str, raw: CombatSide, initiative: int, trace: Trace, corpus: Cor
         most = base + (1 if t.heroes else 0)
         trace.violate(f"the {side} holds {plural(len(cards), 'card')} for {t.name} but must draw "
                       + (f"{base}" if most == base else f"{base}, or {most} with the supporting hero's extra card")
-                      + " (the full number is always drawn)", "rw.resolving-fate-cards.1", cards_to_draw,
-                      *(["rw.heroes-supporting-battles"] if len(cards) > base else []))
+                      + " (the full number is always drawn)", "rw.resolving-fate-cards.1", cards_to_draw)
         return Draw(t, n, None)
     discard = raw.discard
     if discard is not None and (not extra or discard >= len(cards)):
-        trace.violate(f"the {side} names card {discard} to discard, but "
+        trace.violate(f"the {side} names card {discard + 1} to discard, but "
                       + ("no extra card was drawn" if not extra else f"only {plural(len(cards), 'card')} were drawn"),
                       "rw.heroes-supporting-battles")
         return Draw(t, n, None)
@@ -228,7 +254,7 @@ def _draw(side: str, raw: CombatSide, initiative: int, trace: Trace, corpus: Cor
                      "rw.heroes-supporting-battles", options=list(range(len(cards))), field=f"{side}.discard")
         return Draw(t, n, None)
     res = totals(cards, t.unit_class, discard)
-    kept = f" (card {discard} discarded by the supporting hero)" if extra else ""
+    kept = f" (card {(discard or 0) + 1} discarded by the supporting hero)" if extra else ""
     trace.step(f"The {side}'s {t.unit_class} sections{kept}: {res['special']} special, {res['rout']} rout, "
                f"{res['damage']} damage.", totals, f"rw.unit-classes.{t.unit_class}",
                *(["rw.heroes-supporting-battles"] if extra else []))

@@ -18,7 +18,18 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import FACTIONS, GAME, Name, faction_name, names, plural, refuse_duplicates
+from engine.runewars.common import (
+    FACTIONS,
+    GAME,
+    Name,
+    capital,
+    figure_name,
+    figure_names,
+    names,
+    plural,
+    refuse_duplicates,
+    the_player,
+)
 
 
 class UnitEntry(Model):
@@ -31,6 +42,13 @@ class UnitEntry(Model):
     health: int = Field(ge=1, le=30)
     damage: int | None = maybe(ge=0, le=30)
     routed: bool | None = maybe()
+
+
+def _subject(player: str | None) -> str:
+    """Return the owner of the units for a sentence: the Daqan player, the attacker, the player."""
+    if player in FACTIONS or not player:
+        return the_player(player)
+    return f"the {player}"
 
 
 class AssignDamagePosition(OpenPosition):
@@ -50,9 +68,24 @@ class AssignDamagePosition(OpenPosition):
         for i, u in enumerate(self.units):
             damage = u.damage or 0
             if damage >= u.health:
-                raise refuse(f"unit {u.id!r} has {damage} damage and {u.health} health; a unit whose damage reaches "
+                raise refuse(f"unit {figure_name(u.id)!r} has {damage} damage and {u.health} health; a unit whose "
+                             f"damage reaches "
                              f"its health is already destroyed", f"units[{i}].damage")
         return self
+
+    def reading(self) -> list[str]:
+        """The owner's units with their health, damage and routed state, the routs and damage dealt, and the
+        proposed assignment."""
+        units = []
+        for u in self.units:
+            state = [f"health {u.health}"] + ([plural(u.damage, "damage token")] if u.damage else [])
+            state += ["routed"] if u.routed else []
+            units.append(f"{figure_name(u.id)} ({', '.join(state)})")
+        out = [f"{capital(_subject(self.player))}'s units: {names(units)}.",
+               f"Dealt: {plural(self.routs or 0, 'rout')} and {plural(self.damage, 'damage point')}."]
+        if self.proposed is not None:
+            out.append(f"Proposed assignment (damage first, then routs): {figure_names(self.proposed)}.")
+        return out
 
 
 @dataclass(frozen=True)
@@ -173,22 +206,24 @@ def assign_in_list_order(pool: Pool, routs: int, damage: int) -> None:
 
 def _rout_problem(pool: Pool, uid: str, candidates: Sequence[str]) -> str:
     if uid not in pool.health:
-        return f"{uid!r} is not one of the player's units"
+        return f"{figure_name(uid)!r} is not one of the player's units"
     if pool.routed[uid]:
-        return f"{uid} is already routed; each rout must go to a standing unit"
-    return (f"{uid} is damaged while undamaged standing units remain ({names(list(candidates))}); a rout goes to "
+        return f"{figure_name(uid)} is already routed; each rout must go to a standing unit"
+    return (f"{figure_name(uid)} is damaged while undamaged standing units remain "
+            f"({figure_names(list(candidates))}); a rout goes to "
             f"an undamaged standing unit first")
 
 
 def _damage_problem(pool: Pool, uid: str, candidates: Sequence[str]) -> str:
     if uid not in pool.health:
-        return f"{uid!r} is not one of the player's units"
+        return f"{figure_name(uid)!r} is not one of the player's units"
     if not pool.is_alive(uid):
-        return f"{uid} is already destroyed"
+        return f"{figure_name(uid)} is already destroyed"
     if pool.damage[candidates[0]] > 0:
-        return (f"damage must go on an already damaged unit first ({names(list(candidates))}), "
-                f"not on {uid}")
-    return (f"{uid} is routed while standing units remain ({names(list(candidates))}); a routed unit takes "
+        return (f"damage must go on an already damaged unit first ({figure_names(list(candidates))}), "
+                f"not on {figure_name(uid)}")
+    return (f"{figure_name(uid)} is routed while standing units remain ({figure_names(list(candidates))}); a "
+            f"routed unit takes "
             f"damage only when no unit stands")
 
 
@@ -199,7 +234,7 @@ def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int,
     n_r, n_d = routs_to_deal(routs, pool), damage_to_deal(damage, pool)
     if len(proposed) != n_d + n_r:
         trace.violate(f"{plural(n_d, 'damage point')} and {plural(n_r, 'rout')} land, so the proposal must name "
-                      f"{n_d + n_r} unit(s) (damage first, then routs), but it names {len(proposed)}",
+                      f"{plural(n_d + n_r, 'unit')} (damage first, then routs), but it names {len(proposed)}",
                       damage_to_deal, routs_to_deal)
         return False
     damage_ids, rout_ids = list(proposed[:n_d]), list(proposed[n_d:])
@@ -209,7 +244,8 @@ def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int,
             trace.violate(f"rout {k}: {_rout_problem(pool, uid, candidates)}", rout_candidates, "rw.term.routed")
             return False
         pool.rout(uid)
-        trace.step(f"Rout {k} of {n_r}: {uid} is tipped over (an allowed choice: {names(candidates)}).",
+        trace.step(f"Rout {k} of {n_r}: {figure_name(uid)} is tipped over (an allowed choice: "
+                   f"{figure_names(candidates)}).",
                    rout_candidates)
     for k, uid in enumerate(damage_ids, 1):
         candidates = damage_candidates(pool)
@@ -218,7 +254,8 @@ def check_proposal(pool: Pool, proposed: Sequence[str], routs: int, damage: int,
                           "rw.dealing-damage-to-units")
             return False
         gone = pool.hit(uid)
-        trace.step(f"Damage {k} of {n_d}: 1 token on {uid} ({pool.damage[uid]} of {pool.health[uid]} health)"
+        trace.step(f"Damage {k} of {n_d}: 1 token on {figure_name(uid)} "
+                   f"({pool.damage[uid]} of {pool.health[uid]} health)"
                    + (", which destroys it." if gone else "."), damage_candidates,
                    *([is_destroyed] if gone else []))
     return True
@@ -250,12 +287,12 @@ def _forced_routs(pool: Pool, routs: int, trace: Trace, who: str, field: str) ->
                 pool.rout(uid)
             left_r -= len(tier)
             if tier:
-                trace.step(f"Routs: every {label} unit must be routed ({names(tier)}).", rout_candidates)
+                trace.step(f"Routs: every {label} unit must be routed ({figure_names(tier)}).", rout_candidates)
             continue
         trace.decide(who, f"{plural(left_r, 'unit')} to rout among the {label} units", rout_candidates,
                      options=tier, field=field)
         trace.step(f"Routs: {plural(left_r, 'rout')} must go to {label} units; the owner picks which of "
-                   f"{names(tier)}.", rout_candidates)
+                   f"{figure_names(tier)}.", rout_candidates)
         rout_open = True
         break
     return left_r if rout_open else 0
@@ -266,7 +303,8 @@ def _forced_damage(pool: Pool, damage: int, rout_open: bool, trace: Trace, who: 
     """Then damage: tokens the rules force go on, one unit at a time; return the damage left to the owner's choice."""
     left_d = damage_to_deal(damage, pool)
     if damage > left_d:
-        trace.step(f"The units can take only {left_d} more damage; the other {damage - left_d} point(s) are lost.",
+        trace.step(f"The units can take only {left_d} more damage; the other {plural(damage - left_d, 'point')} "
+                   f"{'is' if damage - left_d == 1 else 'are'} lost.",
                    damage_to_deal)
     while left_d:
         alive = pool.alive()
@@ -274,8 +312,8 @@ def _forced_damage(pool: Pool, damage: int, rout_open: bool, trace: Trace, who: 
         if damaged:
             tier, label = damaged, "already damaged"
         elif rout_open:
-            trace.decide(who, f"then the unit(s) to take {plural(left_d, 'damage point')} (after the routs are "
-                         f"chosen)", damage_candidates, options=alive, field=field)
+            trace.decide(who, f"then the {'unit' if left_d == 1 else 'units'} to take {plural(left_d, 'damage point')} "
+                         f"(after the routs are chosen)", damage_candidates, options=alive, field=field)
             break
         else:
             standing = pool.standing()
@@ -289,7 +327,7 @@ def _forced_damage(pool: Pool, damage: int, rout_open: bool, trace: Trace, who: 
             gone = not pool.is_alive(uid)
             why = (f"the only {label} unit" if len(tier) == 1 else
                    f"one of the {label} units, which the damage left destroys whatever the order")
-            trace.step(f"Damage: {plural(take, 'token')} must go on {uid}, {why}"
+            trace.step(f"Damage: {plural(take, 'token')} must go on {figure_name(uid)}, {why}"
                        + (f"; with {pool.health[uid]} health it is destroyed." if gone
                           else f" ({pool.damage[uid]} of {pool.health[uid]} health)."),
                        damage_candidates, *([is_destroyed] if gone else []))
@@ -297,7 +335,7 @@ def _forced_damage(pool: Pool, damage: int, rout_open: bool, trace: Trace, who: 
         trace.decide(who, f"which {label} unit takes the next damage point ({plural(left_d, 'point')} left; a unit "
                      f"that takes damage must keep taking it until destroyed)", damage_candidates,
                      "rw.dealing-damage-to-units", options=tier, field=field)
-        trace.step(f"Damage: the next point may go on any {label} unit ({names(tier)}); the owner chooses.",
+        trace.step(f"Damage: the next point may go on any {label} unit ({figure_names(tier)}); the owner chooses.",
                    damage_candidates)
         break
     return left_d
@@ -318,10 +356,10 @@ class AssignDamageOutcome(Outcome):
 
 def _summary(pos: AssignDamagePosition, out: AssignDamageOutcome, trace: Trace) -> str:
     """One sentence: which units are destroyed and routed, and what is still the owner's choice."""
-    who = pos.player or ""
-    owner = faction_name(who) if who in FACTIONS else (who or "The player")
+    owner = capital(_subject(pos.player))
     destroyed, routed = out.destroyed, out.routed
-    parts = ([f"loses {names(destroyed)}"] if destroyed else []) + ([f"has {names(routed)} routed"] if routed else [])
+    parts = (([f"loses {figure_names(destroyed)}"] if destroyed else [])
+             + ([f"has {figure_names(routed)} routed"] if routed else []))
     text = f"{owner} {' and '.join(parts) if parts else 'loses no unit and has none routed'}"
     pending = out.pending
     if pending:
@@ -338,11 +376,10 @@ def _summary(pos: AssignDamagePosition, out: AssignDamageOutcome, trace: Trace) 
 def resolve_assign_damage(pos: AssignDamagePosition, trace: Trace, corpus: Corpus) -> AssignDamageOutcome:
     """Check or apply routs and damage dealt to one player's units: damaged units first, routs to standing units."""
     damage, routs = pos.damage, pos.routs or 0
-    who = pos.player or "player"
+    who = _subject(pos.player)
     pool = Pool([Unit.of(u) for u in pos.units])
     out = AssignDamageOutcome()
-    subject = f"the {who} player" if who in FACTIONS else f"the {who}"
-    trace.step(f"{subject[0].upper()}{subject[1:]} is dealt {plural(routs, 'rout')} and "
+    trace.step(f"{capital(who)} is dealt {plural(routs, 'rout')} and "
                f"{plural(damage, 'damage point')}; routs are "
                f"resolved before damage, and he assigns each point to his own units one at a time.",
                "rw.rounds-of-combat.4", "rw.rounds-of-combat.5", "rw.dealing-damage-to-units")
@@ -354,6 +391,7 @@ def resolve_assign_damage(pos: AssignDamagePosition, trace: Trace, corpus: Corpu
         if pending.routs or pending.damage:
             out.pending = pending
     out.destroyed, out.routed = list(pool.destroyed), pool.routed_survivors()
-    trace.step(f"Result: destroyed {names(pool.destroyed)}; newly routed {names(out.routed)}. Destroyed units "
+    trace.step(f"Result: destroyed {figure_names(pool.destroyed)}; newly routed {figure_names(out.routed)}. "
+               f"Destroyed units "
                f"go back to their owner's supply and their damage tokens are removed.", is_destroyed)
     return out

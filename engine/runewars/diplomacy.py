@@ -17,7 +17,7 @@ order: ``ally``, ``rout``, ``hostile``. The player's own units carry no flying f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
@@ -25,12 +25,29 @@ from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runewars.areas import AreaMap, Map, retreat_areas
-from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural, refuse_duplicates
+from engine.runewars.areas import AreaMap, Map, map_reading, retreat_areas
+from engine.runewars.common import (
+    GAME,
+    Faction,
+    Labels,
+    Name,
+    Season,
+    capital,
+    faction_name,
+    figure_name,
+    figure_names,
+    left_of,
+    names,
+    plural,
+    refuse_duplicates,
+    the_player,
+)
 from engine.runewars.retreat import chooser, narrate_options, pick_destination, units_over_limit
 
 SYMBOLS = ("ally", "rout", "hostile")
-Symbol = Literal["ally", "rout", "hostile"]
+Symbol = Annotated[Literal["ally", "rout", "hostile"], Labels({"ally": "Ally", "rout": "Rout (they retreat)",
+                                                              "hostile": "Hostile (battle or retreat)"})]
+Response = Annotated[Literal["battle", "retreat"], Labels({"battle": "Start a battle", "retreat": "Retreat"})]
 Result = Literal["allied", "neutrals_retreat", "neutrals_destroyed", "battle", "player_retreat"]
 
 
@@ -69,7 +86,7 @@ class DiplomacyPosition(OpenPosition):
     chosen: int | None = Field(None, ge=0, le=5, title="Card resolved", description="Index of the drawn card the "
                                "player resolves.")
     map: AreaMap | None = maybe("The areas around the action and the borders between them.", title="Map")
-    response: Literal["battle", "retreat"] | None = Field(None, title="Answer to a hostile card", description="After "
+    response: Response | None = Field(None, title="Answer to a hostile card", description="After "
                                                           "a hostile card: start a battle, or retreat his units.")
     retreat_to: Name | None = Field(None, title="Retreat to", description="Where his units retreat after a hostile "
                                     "card, when several areas are allowed.")
@@ -80,6 +97,35 @@ class DiplomacyPosition(OpenPosition):
     def _distinct(self) -> Self:
         refuse_duplicates([n.id for n in self.neutral_units], "id", "neutral_units")
         return self
+
+    def reading(self) -> list[str]:
+        """The player, his influence and what he spends, his units in the area, the neutral units, the cards drawn
+        and the answers stated, and the map."""
+        who = capital(the_player(self.player))
+        neutrals = [figure_name(n.id) + _traits(n) for n in self.neutral_units]
+        out = [f"{who} holds {plural(self.influence, 'influence token')} and spends {self.spend} ({self.season}).",
+               f"In {self.area}: his {plural(self.units_in_area, 'unit')}"
+               + (" (all flying)" if self.units_flying else "")
+               + f" and the unallied neutral units {names(neutrals)}."]
+        if self.drawn is not None:
+            out.append("Fate cards drawn: " + (", ".join(f"card {i}: {s}" for i, s in enumerate(self.drawn, 1))
+                                               or "none") + ".")
+        if self.chosen is not None:
+            out.append(f"He resolves card {self.chosen + 1}.")
+        if self.response:
+            out.append(f"He answers a hostile card with {'a battle' if self.response == 'battle' else 'a retreat'}.")
+        if self.retreat_to:
+            out.append(f"His units retreat to {self.retreat_to}.")
+        if self.neutral_destination:
+            out.append(f"The neutral units go to {self.neutral_destination}.")
+        if self.map is not None:
+            out += map_reading(self.map)
+        return out
+
+
+def _traits(unit: NeutralUnit) -> str:
+    words = [w for w, on in (("flying", unit.flying), ("routed", unit.routed)) if on]
+    return f" ({', '.join(words)})" if words else ""
 
 
 class PlayerRetreat(Outcome):
@@ -151,9 +197,9 @@ def _illegal(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> bool:
     drawn, chosen = pos.drawn, pos.chosen
     if drawn is not None and not problem and len(drawn) != spend:
         trace.violate(f"{plural(len(drawn), 'card')} listed, but spending {spend} influence draws exactly {spend} "
-                      f"(the full number is always drawn)", fate_cards_drawn, "rw.resolving-fate-cards.1")
+                      f"(the full number is always drawn)", fate_cards_drawn)
     if drawn is not None and chosen is not None and chosen >= len(drawn):
-        trace.violate(f"card {chosen} is not among the {plural(len(drawn), 'card')} drawn", "rw.diplomacy.3")
+        trace.violate(f"card {chosen + 1} is not among the {plural(len(drawn), 'card')} drawn", "rw.diplomacy.3")
     return bool(trace.violations)
 
 
@@ -161,7 +207,7 @@ def _illegal(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> bool:
 def _symbol(drawn: Sequence[Symbol], chosen: int | None, trace: Trace) -> Symbol | None:
     """Return the destiny symbol resolved, or None with a decision when the player has a real choice."""
     if chosen is not None:
-        trace.step(f"He resolves card {chosen} of the {len(drawn)} drawn: {drawn[chosen]}.", "rw.diplomacy.3")
+        trace.step(f"He resolves card {chosen + 1} of the {len(drawn)} drawn: {drawn[chosen]}.", "rw.diplomacy.3")
         return drawn[chosen]
     if len(set(drawn)) == 1:
         trace.step(f"Every card drawn shows the same symbol ({drawn[0]}), so whichever he picks gives that result.",
@@ -169,7 +215,7 @@ def _symbol(drawn: Sequence[Symbol], chosen: int | None, trace: Trace) -> Symbol
         return drawn[0]
     trace.decide("the player", "the one drawn card he resolves", "rw.diplomacy.3",
                  options=list(range(len(drawn))), field="chosen")
-    trace.step(f"He picks exactly 1 of the cards ({', '.join(f'{i}: {s}' for i, s in enumerate(drawn))}) and "
+    trace.step(f"He picks exactly 1 of the cards ({', '.join(f'{i}: {s}' for i, s in enumerate(drawn, 1))}) and "
                f"applies its symbol.", "rw.diplomacy.3")
     return None
 
@@ -188,7 +234,8 @@ def _board(pos: DiplomacyPosition) -> Map:
 def _ally(pos: DiplomacyPosition, ids: list[str], trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
     """Ally: every neutral unit allies with the player and stays; the limit of 8 units then applies."""
     out.result, out.allied = "allied", ids
-    trace.step(f"Ally: every neutral unit in {pos.area} ({names(ids)}) allies with {pos.player}; all stay "
+    trace.step(f"Ally: every neutral unit in {pos.area} ({figure_names(ids)}) allies with {the_player(pos.player)}; "
+               f"all stay "
                f"there and he uses them as his own.", "rw.diplomacy.result-ally",
                "rw.battle-against-unallied-neutral-units.all-units", "rw.allied-units")
     total = pos.units_in_area + len(ids)
@@ -206,7 +253,7 @@ def _neutrals_flee(pos: DiplomacyPosition, trace: Trace, out: DiplomacyOutcome) 
     board = _board(pos)
     ids = [n.id for n in pos.neutral_units]
     out.routed = ids
-    trace.step(f"Rout: every neutral unit in {pos.area} ({names(ids)}) retreats into a single adjacent area and "
+    trace.step(f"Rout: every neutral unit in {pos.area} ({figure_names(ids)}) retreats into a single adjacent area and "
                f"is routed, even one already routed.", "rw.diplomacy.result-retreat",
                "rw.battle-against-unallied-neutral-units.all-units", "rw.retreats.routed")
     reach = retreat_areas(board, pos.area, "neutral", [n.flying for n in pos.neutral_units], pos.season)
@@ -228,7 +275,7 @@ def _player_retreats(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: 
     units = pos.units_in_area
     reach = retreat_areas(board, pos.area, player, [pos.units_flying], pos.season)
     narrate_options(reach, pos.area, player, pos.season, trace)
-    dest = pick_destination(reach, pos.retreat_to, "retreat_to", player, trace)
+    dest = pick_destination(reach, pos.retreat_to, "retreat_to", the_player(player), trace)
     out.result = "player_retreat"
     over = units_over_limit(board.areas[dest].count(player), units, corpus) if dest else 0
     out.retreat = PlayerRetreat(options=list(reach.options), destination=dest, destroyed=not reach.options,
@@ -244,15 +291,17 @@ def _player_retreats(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: 
 def _hostile(pos: DiplomacyPosition, trace: Trace, corpus: Corpus, out: DiplomacyOutcome) -> None:
     """Hostile: the player starts a battle or retreats all his units."""
     player = pos.player
-    trace.step(f"Hostile: {player} must either start a battle in {pos.area} or retreat all his units from it "
+    trace.step(f"Hostile: {the_player(player)} must either start a battle in {pos.area} or retreat all his units "
+               f"from it "
                f"into 1 adjacent area.", "rw.diplomacy.result-battle-or-retreat")
     if pos.response is None:
-        trace.decide(player, "battle the neutral units or retreat from the area",
+        trace.decide(the_player(player), "battle the neutral units or retreat from the area",
                      "rw.diplomacy.result-battle-or-retreat", options=["battle", "retreat"], field="response")
         return
     if pos.response == "battle":
         out.result = "battle"
-        trace.step(f"{player} starts a battle against every neutral unit in {pos.area}; the player on his left "
+        trace.step(f"{capital(the_player(player))} starts a battle against every neutral unit in {pos.area}; the "
+                   f"player on his left "
                    f"controls them.", "rw.battles", "rw.battle-against-unallied-neutral-units")
         return
     _player_retreats(pos, trace, corpus, out)
@@ -279,7 +328,8 @@ def resolve_diplomacy(pos: DiplomacyPosition, trace: Trace, corpus: Corpus) -> D
     if _illegal(pos, trace, corpus):
         return out
     out.draws, out.influence_left = fate_cards_drawn(spend), influence - spend
-    trace.step(f"The {player} player spends {spend} of his {influence} influence ({influence - spend} left) and draws "
+    trace.step(f"{capital(the_player(player))} spends {spend} of his {influence} influence ({influence - spend} "
+               f"left) and draws "
                f"{plural(spend, 'Fate card')}, every one of them even if an early card already suits him.",
                "rw.diplomacy", "rw.diplomacy.1", fate_cards_drawn)
     if pos.drawn is None:
@@ -313,7 +363,7 @@ def _summary(pos: DiplomacyPosition, symbol: Symbol, out: DiplomacyOutcome) -> s
         if out.result == "neutrals_destroyed":
             return head + f"and the {plural(n, 'neutral unit')} have nowhere to retreat: all destroyed"
         where = out.neutral_destination or (" or ".join(out.neutral_options or [])
-                                            + f" (the player on {player}'s left picks)")
+                                            + f" ({left_of(player)} picks)")
         return head + f"and the {plural(n, 'neutral unit')} retreat routed to {where}"
     if out.result is None:
         return head + "and draws a hostile result: he must battle or retreat"

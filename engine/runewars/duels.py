@@ -17,19 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import GAME, Faction, Name, faction_name, names
+from engine.runewars.common import GAME, Faction, Labels, Name, faction_name, names, plural, the_player
 from engine.runewars.forms import Section
 
 SIDES = ("attacker", "defender")
 DuelSide = Literal["attacker", "defender"]
-Trait = Literal["weapon", "armor"]
+Action = Annotated[Literal["move", "heal", "train"], Labels({"move": "Move", "heal": "Heal", "train": "Train"})]
+Trait = Annotated[Literal["weapon", "armor"], Labels({"weapon": "Weapon", "armor": "Armor"})]
 TRAIT_HINT = "Weapon, Armor or neither (at most 1 Weapon and 1 Armor per hero per duel)."
 
 
@@ -54,7 +55,8 @@ class Play(Model):
     """The circle section a hero drew in a round, and how he spends its special icon."""
 
     card: Section = Field(title="Circle section drawn")
-    special_use: Literal["damage", "reward"] | None = Field(
+    special_use: Annotated[Literal["damage", "reward"], Labels({"damage": "The Hero card's damage",
+                                                               "reward": "A Reward card"})] | None = Field(
         None, title="Special icon spent on", description="Deal the Hero card's 1 damage, or use a Reward card (not "
                                                          "both).")
     reward: Reward | None = maybe(title="Reward card used")
@@ -93,7 +95,7 @@ class Challenger(Hero):
 
     model_config = ConfigDict(title="Attacker")
 
-    action: Literal["move", "heal", "train"] = Field(
+    action: Action = Field(
         "move", title="Quest Phase action", description="The action the hero took this Quest Phase.")
     attempted_quest: bool = Field(False, title="Attempted a quest",
                                   description="The hero already attempted a quest this Quest Phase.")
@@ -131,6 +133,43 @@ class DuelPosition(OpenPosition):
     start_damage: StartDamage | None = maybe()
     rounds: list[Round] = Field([], max_length=4, title="Rounds",
                                 description="Up to 4 rounds, each with the circle section each hero drew.")
+
+    def reading(self) -> list[str]:
+        """Both heroes (controller, area, health, damage, routed), the challenger's action, start-of-duel damage
+        and each round's circle sections with how a special icon is spent."""
+        att, dfd = self.attacker, self.defender
+        out = [f"Attacker: {_hero_words(att)}; this Quest Phase he took the {att.action} action"
+               + (" and already attempted a quest." if att.attempted_quest else "."),
+               f"Defender: {_hero_words(dfd)}."]
+        start = self.start_damage
+        if start and (start.attacker or start.defender):
+            out.append(f"Start-of-duel abilities deal {start.attacker} damage to {att.name} and {start.defender} to "
+                       f"{dfd.name}.")
+        for i, rnd in enumerate(self.rounds, 1):
+            out.append(f"Round {i}: {att.name} draws {_play_words(rnd.attacker)}; {dfd.name} draws "
+                       f"{_play_words(rnd.defender)}.")
+        if not self.rounds:
+            out.append("No round drawn yet.")
+        return out
+
+
+def _hero_words(h: Hero) -> str:
+    state = f"health {h.health}" + (f", {plural(h.damage, 'damage token')} on his card" if h.damage else "")
+    return (f"{h.name} ({faction_name(h.faction)}) in {h.area}, {state}" + (", routed" if h.routed else ""))
+
+
+def _play_words(p: Play) -> str:
+    c = p.card
+    icons = [t for n, t in ((c.special, plural(c.special, "special icon")), (c.rout, f"rout {c.rout}"),
+                            (c.damage, f"damage {c.damage}")) if n] or ["a miss"]
+    text = ", ".join(icons)
+    if p.special_use == "damage":
+        text += ", the special spent on the Hero card's damage"
+    elif p.special_use == "reward":
+        text += f", the special spent on {p.reward.name if p.reward else 'a Reward card'}"
+    if p.prevent:
+        text += f", {p.prevent.name} preventing {p.prevent.amount}"
+    return text
 
 
 @rule("rw.damaging-and-defeating-heroes")
@@ -191,7 +230,8 @@ def _may_start(att: Challenger, dfd: Hero, trace: Trace) -> None:
         trace.violate(f"{att.name} is in {att.area} and {dfd.name} in {dfd.area}; the defender must be an enemy hero "
                       f"in the attacker's area", "rw.duels.1")
     if att.faction == dfd.faction:
-        trace.violate(f"both heroes serve {att.faction}; a duel is fought against an enemy hero", "rw.duels.1",
+        trace.violate(f"both heroes serve {faction_name(att.faction)}; a duel is fought against an enemy hero",
+                      "rw.duels.1",
                       "rw.duels")
 
 
@@ -210,8 +250,8 @@ def _check_plays(rounds: Sequence[Round], trace: Trace) -> None:
                     continue
                 key = (side, card.trait)
                 if used.setdefault(key, card.name) != card.name:
-                    trace.violate(f"the {side} uses 2 {card.trait} Reward cards ({used[key]} and {card.name}) "
-                                  f"in one duel; at most 1 weapon and 1 armor", "rw.reward-cards-in-duels")
+                    trace.violate(f"the {side} uses 2 {card.trait.capitalize()} Reward cards ({used[key]} and "
+                                  f"{card.name}) in one duel; at most 1 Weapon and 1 Armor", "rw.reward-cards-in-duels")
 
 
 LABELS: dict[str, Label] = {
@@ -264,8 +304,9 @@ class Duel:
 def _challenge(duel: Duel, trace: Trace) -> None:
     """Step 1: the hero who moved challenges an enemy hero in his area (a routed defender fights as standing)."""
     att, dfd = duel.att, duel.dfd
-    trace.step(f"In the Quest Phase {att.name} ({att.faction}), having moved, challenges {dfd.name} ({dfd.faction}) "
-               f"in {att.area}: up to {duel.total_rounds} rounds, 1 Fate card each, circle section.", "rw.duels",
+    trace.step(f"In the Quest Phase {att.name} ({faction_name(att.faction)}), having moved, challenges {dfd.name} "
+               f"({faction_name(dfd.faction)}) in {att.area}: up to {duel.total_rounds} rounds, 1 Fate card each, "
+               "circle section.", "rw.duels",
                "rw.duels.1", "rw.quest-phase.move", *(["rw.duels.routed"] if dfd.routed else []))
     if dfd.routed:
         trace.step(f"{dfd.name} is routed but fights the duel as if standing.", "rw.duels.routed")
@@ -313,7 +354,8 @@ def _rounds(duel: Duel, rounds: Sequence[Round], trace: Trace, corpus: Corpus) -
         open_ = [s for s in SIDES if rnd.play(s).card.special and rnd.play(s).special_use is None]
         for s in open_:
             hero = duel.hero(s)
-            trace.decide(hero.faction, f"how {hero.name} spends the special icon of round {i + 1}: the Hero "
+            trace.decide(the_player(hero.faction), f"how {hero.name} spends the special icon of round {i + 1}: "
+                         f"the Hero "
                          f"card's 1 damage or a Reward card", "rw.reward-cards-in-duels", "rw.duels.3b",
                          options=["damage", "reward"], field=f"rounds[{i}].{s}.special_use")
         if open_:
@@ -338,7 +380,7 @@ def _defeat(duel: Duel, trace: Trace) -> None:
                         f"defeated hero markers")
         return
     win = duel.hero(_other(fallen[0]))
-    trace.step(f"{win.name}'s controller ({win.faction}) takes all of {who}'s Reward cards.", rewards_go_to)
+    trace.step(f"{win.name}'s controller ({the_player(win.faction)}) takes all of {who}'s Reward cards.", rewards_go_to)
     trace.summarize(f"{who} is defeated {when} ({damage[fallen[0]]} damage, health "
                     f"{duel.hero(fallen[0]).health}) and the {faction_name(win.faction)} player takes his "
                     f"Reward cards")
@@ -377,7 +419,7 @@ def resolve_duel(pos: DuelPosition, trace: Trace, corpus: Corpus) -> DuelOutcome
     out.rewards_to = rewards_go_to(duel.fallen)
     out.finished = bool(duel.fallen) or duel.played == duel.total_rounds
     if trace.decisions:
-        trace.summarize(f"After {duel.played} round(s) {att.name} has {duel.damage['attacker']} damage and "
+        trace.summarize(f"After {plural(duel.played, 'round')} {att.name} has {duel.damage['attacker']} damage and "
                         f"{dfd.name} {duel.damage['defender']}; the next round waits for how a special icon is spent")
     elif duel.fallen:
         _defeat(duel, trace)

@@ -12,15 +12,24 @@ there) the rules name no one: ``chooser`` stays null and the tied players settle
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome
-from engine.runewars.common import GAME, Faction, faction_name, names, plural, refuse_duplicates
+from engine.runewars.common import (
+    GAME,
+    Faction,
+    Labels,
+    faction_name,
+    faction_names,
+    plural,
+    refuse_duplicates,
+)
 
+Contest = Annotated[Literal["highest", "lowest"], Labels({"highest": "The highest bid", "lowest": "The lowest bid"})]
 
 class Bidder(Model):
     """A player in the bid: influence held, bid, starting influence and whether he is the Primarch."""
@@ -30,7 +39,7 @@ class Bidder(Model):
     faction: Faction = Field(title="Faction")
     influence: int = Field(ge=0, le=200, title="Influence held", description="Influence tokens held before the bid.",
                            json_schema_extra={"default": 0})
-    bid: int = Field(ge=-20, le=200, title="Bid", description="Influence tokens in the closed fist (0 is a bid too).",
+    bid: int = Field(ge=0, le=200, title="Bid", description="Influence tokens in the closed fist (0 is a bid too).",
                      json_schema_extra={"default": 0})
     starting_influence: int = Field(0, ge=0, le=50, title="Starting influence",
                                     description="The influence printed on the faction sheet (the last tie-break).")
@@ -49,7 +58,7 @@ class InfluenceBidPosition(OpenPosition):
     situation: Literal["influence_bid"]
     players: list[Bidder] = Field(min_length=1, max_length=4, title="Players",
                                   description="Every player, in play order.")
-    contest: Literal["highest", "lowest"] = Field("highest", title="The Season card singles out",
+    contest: Contest = Field("highest", title="The Season card singles out",
                                                   description="The highest bid (usually, to win something) or the "
                                                               "lowest.")
     tie_choice: Faction | None = Field(None, title="Tie broken in favour of",
@@ -59,6 +68,18 @@ class InfluenceBidPosition(OpenPosition):
     def _distinct(self) -> Self:
         refuse_duplicates([p.faction for p in self.players], "faction", "players")
         return self
+
+    def reading(self) -> list[str]:
+        """Each player's bid and influence held, the Primarch, what the Season card singles out, a stated pick."""
+        out = []
+        for p in self.players:
+            extra = ", holding the Primarch of the Wizards' Council" if p.primarch else ""
+            out.append(f"{faction_name(p.faction)} bids {p.bid} of {plural(p.influence, 'influence token')} "
+                       f"(starting influence {p.starting_influence}){extra}.")
+        out.append(f"The Season card singles out the {self.contest} bid.")
+        if self.tie_choice:
+            out.append(f"A tie is broken in favour of {faction_name(self.tie_choice)}.")
+        return out
 
 
 class InfluenceBidOutcome(Outcome):
@@ -115,13 +136,13 @@ LABELS: dict[str, Label] = {
 def _legal_bids(pos: InfluenceBidPosition, trace: Trace) -> bool:
     """Step 2: each bid is 0 up to the tokens held; only 1 Primarch of the Wizards' Council exists."""
     for p in pos.players:
-        if p.bid < 0 or p.bid > p.influence:
-            trace.violate(f"{p.faction} bids {p.bid} but holds {p.influence} influence; a bid is 0 up to the "
-                          f"tokens he holds", "rw.influence-bids.2", "rw.influence-bids.1")
+        if p.bid > p.influence:
+            trace.violate(f"{faction_name(p.faction)} bids {p.bid} but holds {p.influence} influence; a bid is 0 up "
+                          f"to the tokens he holds", "rw.influence-bids.2", "rw.influence-bids.1")
     holders = [p.faction for p in pos.players if p.primarch]
     if len(holders) > 1:
-        trace.violate(f"{names(holders)} both hold the Primarch of the Wizards' Council; there is only 1 such Title "
-                      f"card", "rw.ties-on-influence-bids", "rw.title-cards")
+        trace.violate(f"{faction_names(holders)} both hold the Primarch of the Wizards' Council; there is only 1 "
+                      f"such Title card", "rw.ties-on-influence-bids", "rw.title-cards")
     return not trace.violations
 
 
@@ -132,24 +153,29 @@ def _single_out(pos: InfluenceBidPosition, top: int, tied: list[Faction], trace:
     choice, contest = pos.tie_choice, pos.contest
     if len(tied) == 1:
         if choice is not None and choice != tied[0]:
-            trace.violate(f"there is no tie: {tied[0]} alone made the {contest} bid, not {choice}", contenders)
+            trace.violate(f"there is no tie: {faction_name(tied[0])} alone made the {contest} bid, not "
+                          f"{faction_name(choice)}", contenders)
             return False
         out.selected = tied[0]
-        trace.step(f"{tied[0]} alone made the {contest} bid ({top}) and is singled out by the Season card.",
+        trace.step(f"{faction_name(tied[0])} alone made the {contest} bid ({top}) and is singled out by the Season "
+                   "card.",
                    contenders)
         return True
     if choice is not None and choice not in tied:
-        trace.violate(f"{choice} is not among the tied players ({names(tied)})", "rw.ties-on-influence-bids")
+        trace.violate(f"{faction_name(choice)} is not among the tied players ({faction_names(tied)})",
+                      "rw.ties-on-influence-bids")
         return False
     who, why = tie_breaker(pos.players, tied)
     out.chooser = who
-    trace.step(f"{names(tied)} tie on the {contest} bid ({top}): "
-               + (f"{who} decides, as he {why}." if who else f"{why}."), tie_breaker)
+    trace.step(f"{faction_names(tied)} tie on the {contest} bid ({top}): "
+               + (f"{faction_name(who)} decides, as he {why}." if who else f"{why}."), tie_breaker)
     if choice is not None:
         out.selected = choice
-        trace.step(f"{who or 'The tied players'} picks {choice}.", "rw.ties-on-influence-bids")
+        trace.step(f"{faction_name(who) or 'The tied players'} {'picks' if who else 'pick'} "
+                   f"{'himself' if who == choice else faction_name(choice)}.", "rw.ties-on-influence-bids")
     else:
-        trace.decide(who or f"the tied players ({names(tied)})", "which of the tied players the bid singles out",
+        trace.decide(faction_name(who) or f"the tied players ({faction_names(tied)})",
+                     "which of the tied players the bid singles out",
                      "rw.ties-on-influence-bids", options=tied, field="tie_choice")
     return True
 
@@ -160,7 +186,7 @@ def _summary(pos: InfluenceBidPosition, out: InfluenceBidOutcome, top: int, tied
         head = (f"{faction_name(out.selected)} is singled out by the {contest} bid of {top}"
                 + (f" ({faction_name(who) or 'the tied players'} broke the tie)" if len(tied) > 1 else ""))
     else:
-        head = (f"{names([faction_name(f) for f in tied])} tie on the {contest} bid of {top} and "
+        head = (f"{faction_names(tied)} tie on the {contest} bid of {top} and "
                 f"{faction_name(who) or 'the tied players'} "
                 f"{'picks' if who else 'pick'} which one the Season card singles out")
     spent = sum(p.bid for p in pos.players)
@@ -176,7 +202,7 @@ def resolve_influence_bid(pos: InfluenceBidPosition, trace: Trace, corpus: Corpu
     if not _legal_bids(pos, trace):
         return out
     trace.step("Each player states his influence, hides his tokens and bids in a closed fist; all reveal at once ("
-               + ", ".join(f"{p.faction} {p.bid} of {p.influence}" for p in players) + ").",
+               + ", ".join(f"{faction_name(p.faction)} {p.bid} of {p.influence}" for p in players) + ").",
                "rw.influence-bids", "rw.influence-bids.1", "rw.influence-bids.2", "rw.influence-bids.3")
     top, tied = contenders(players, pos.contest)
     out.deciding_bid, out.contenders = top, tied
@@ -185,6 +211,6 @@ def resolve_influence_bid(pos: InfluenceBidPosition, trace: Trace, corpus: Corpu
     after = influence_after(players)
     out.influence_after = after
     trace.step("Every player discards the influence he bid, winner or not: "
-               + ", ".join(f"{f} {n} left" for f, n in after.items()) + ".", influence_after)
+               + ", ".join(f"{faction_name(f)} {n} left" for f, n in after.items()) + ".", influence_after)
     trace.summarize(_summary(pos, out, top, tied))
     return out

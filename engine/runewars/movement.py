@@ -26,10 +26,28 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural, refuse_duplicates
+from engine.runewars.common import (
+    GAME,
+    Faction,
+    Labels,
+    Name,
+    Season,
+    capital,
+    faction_name,
+    faction_names,
+    figure_name,
+    figure_names,
+    plural,
+    refuse_duplicates,
+    the_player,
+)
 
 BORDER_KINDS = ("plain", "mountain", "water")
-BorderKind = Literal["plain", "mountain", "water"]
+BorderKind = Annotated[Literal["plain", "mountain", "water"], Labels({"plain": "Plain", "mountain": "Mountain",
+                                                                    "water": "Water"})]
+OrderKind = Annotated[Literal["mobilize", "conquer"], Labels({"mobilize": "Mobilize", "conquer": "Conquer"})]
+Engagement = Annotated[Literal["battle", "diplomacy"], Labels({"battle": "Battle the neutral units",
+                                                               "diplomacy": "Attempt diplomacy"})]
 Border = Annotated[tuple[Name, Name, BorderKind], Field(strict=False)]
 """Two adjacent areas and the kind of the border between them: ``[area, area, kind]`` (a JSON array)."""
 
@@ -101,13 +119,13 @@ class MobilizePosition(OpenPosition):
     situation: Literal["mobilize"]
     season: Season | None = maybe()
     player: Faction
-    order: Literal["mobilize", "conquer"] | None = maybe()
+    order: OrderKind | None = maybe()
     target_area: Name
     battles_this_order: int | None = maybe(ge=0, le=10)
     map: MobilizeMap
     movers: list[MoverEntry] = Field(max_length=200)
     destroy_in_target: list[Name] | None = maybe(max_length=80)
-    engagement_choice: Literal["battle", "diplomacy"] | None = maybe()
+    engagement_choice: Engagement | None = maybe()
 
     @model_validator(mode="after")
     def _on_the_map(self) -> Self:
@@ -119,6 +137,35 @@ class MobilizePosition(OpenPosition):
             if m.start not in ids:
                 raise refuse(f"{m.start!r} is not an area of the map", f"movers[{i}].from")
         return self
+
+    def reading(self) -> list[str]:
+        """The order and the area activated, the figures that would move in (from where, fast, flying, routed,
+        hero), every area of the map and its borders, and the choices stated."""
+        order = f"a {self.order.capitalize()} order" if self.order else "an order"
+        out = [f"{capital(the_player(self.player))} resolves {order} activating {self.target_area}"
+               + (f" ({self.season})" if self.season else "")
+               + (f"; this order has fought {plural(self.battles_this_order, 'battle')}"
+                  if self.battles_this_order else "") + "."]
+        movers = [f"{figure_name(m.id)} from {m.start}"
+                  + "".join(f", {w}" for w, on in (("fast", m.fast), ("flying", m.flying), ("routed", m.routed),
+                                                   ("a hero", m.hero)) if on) for m in self.movers]
+        out.append(f"Figures that would move in: {'; '.join(movers) if movers else 'none'}.")
+        for a in self.map.areas:
+            facts = [f"controlled by {faction_name(a.controller)}" if a.controller else "uncontrolled"]
+            facts += [f"{plural(a.units, 'unit')} of his"] if a.units else []
+            facts += [plural(a.enemy_units, "enemy unit")] if a.enemy_units else []
+            facts += [plural(a.neutral_units, "neutral unit")] if a.neutral_units else []
+            facts += [f"activation tokens of {faction_names(a.activation_tokens)}"] if a.activation_tokens else []
+            out.append(f"Area {a.id}{f' ({a.name})' if a.name else ''}: {', '.join(facts)}.")
+        rough = [f"{x}–{y} {kind}" for x, y, kind in self.map.borders if kind != "plain"]
+        plain = sum(1 for b in self.map.borders if b[2] == "plain")
+        out.append(f"Borders: {plural(plain, 'plain border')}" + (f"; {', '.join(rough)}" if rough else "") + ".")
+        if self.destroy_in_target is not None:
+            out.append(f"He names {figure_names(self.destroy_in_target)} to destroy in {self.target_area}.")
+        if self.engagement_choice:
+            out.append("He chooses to " + ("battle the neutral units." if self.engagement_choice == "battle"
+                                           else "attempt diplomacy."))
+        return out
 
 
 @dataclass(frozen=True)
@@ -364,7 +411,7 @@ def _summary(pos: MobilizePosition, out: MobilizeOutcome, trace: Trace) -> str:
     movers = out.movers
     moving = [m for m, e in movers.items() if e.can_move]
     text = (f"{player} activates {target}: {len(moving)} of {plural(len(movers), 'figure')} can move in"
-            + (f" ({names(moving)})" if 0 < len(moving) <= 5 else ""))
+            + (f" ({figure_names(moving)})" if 0 < len(moving) <= 5 else ""))
     engagement = out.engagement
     if engagement == "battle":
         text += "; they start a battle there"
@@ -381,19 +428,21 @@ def _summary(pos: MobilizePosition, out: MobilizeOutcome, trace: Trace) -> str:
 def _blocked(m: Mover, target: str, player: str, board: Board, second: bool) -> tuple[str, list[Any]] | None:
     """Return why a figure cannot move at all (and the rule saying so), before any path is sought."""
     if m.start == target:
-        return f"it is already in {target}", [f"{m.id} is already in {target}; it has nothing to move.",
+        return f"it is already in {target}", [f"{figure_name(m.id)} is already in {target}; it has nothing to move.",
                                               "rw.moving-units-with-mobilize-and-conquer-orders"]
     if is_routed(m):
-        return f"a routed {m.kind} cannot move", [f"{m.id} cannot move: it is routed.",
+        return f"a routed {m.kind} cannot move", [f"{figure_name(m.id)} cannot move: it is routed.",
                                                   "rw.hero-movement.activation" if m.hero
                                                   else "rw.routed-units-and-heroes"]
     if is_held_by_activation(m, board.areas[m.start], player):
-        return (f"{m.start} holds {player}'s activation token, and units cannot leave it",
-                [f"{m.id} cannot move: {m.start} holds {player}'s own activation token and units may not leave it "
+        return (f"{m.start} holds {faction_name(player)}'s activation token, and units cannot leave it",
+                [f"{figure_name(m.id)} cannot move: {m.start} holds {faction_name(player)}'s own activation token "
+                 f"and units may not leave it "
                  f"(except by retreating).", "rw.activation-tokens.no-leaving"])
     if not m.hero and second:
         return ("moving units in would start a second battle with this order",
-                [f"{m.id} cannot move: {target} holds enemy units and this order has already fought its battle.",
+                [f"{figure_name(m.id)} cannot move: {target} holds enemy units and this order has already fought "
+                 "its battle.",
                  is_second_battle])
     return None
 
@@ -411,12 +460,12 @@ def _move(m: Mover, pos: MobilizePosition, board: Board, second: bool, trace: Tr
     path = legal_path(board, m, target, player, season, reach)
     if path is None:
         reason, why = why_blocked(board, m, target, season, reach)
-        trace.step(f"{m.id} cannot reach {target}: {reason}.", *why)
+        trace.step(f"{figure_name(m.id)} cannot reach {target}: {reason}.", *why)
         return MoverResult(can_move=False, path=None, reason=reason)
     cites = path_cites(board, m, path, season, player)
     special = [w for w, on in (("fast", m.fast), ("flying", m.flying)) if on]
     what = " ".join([*special, m.kind])
-    trace.step(f"{m.id} ({what}, range {reach}) moves {' → '.join(path)} "
+    trace.step(f"{figure_name(m.id)} ({what}, range {reach}) moves {' → '.join(path)} "
                f"({plural(len(path) - 1, 'area')}).", *cites)
     return MoverResult(can_move=True, path=path, distance=len(path) - 1)
 
@@ -438,7 +487,7 @@ def resolve_mobilize(pos: MobilizePosition, trace: Trace, corpus: Corpus) -> Mob
         out.movers = {m.id: MoverResult(can_move=False, path=None, reason="the area cannot be activated")
                       for m in movers}
         return out
-    trace.step(f"{order}: {player} places an activation token in {target} before moving anything.",
+    trace.step(f"{order}: {faction_name(player)} places an activation token in {target} before moving anything.",
                can_activate)
     engagement = engagement_in(area, player)
     battles = pos.battles_this_order or 0
@@ -469,11 +518,12 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
         over = max(0, total - limit)
         if over:
             out.destroy_excess = over
-            trace.step(f"{area.id} would hold {total} of {player}'s units (allied neutral units count, heroes do "
+            trace.step(f"{area.id} would hold {total} of {faction_name(player)}'s units (allied neutral units count, "
+                       f"heroes do "
                        f"not), {over} over the limit of {limit}: he destroys {plural(over, 'unit')} there.",
                        "rw.movement-restrictions.unit-limit", "rw.allied-units.limits")
             if destroyed is None:
-                trace.decide(player, f"{plural(over, 'unit')} to destroy in {area.id} (name them)",
+                trace.decide(the_player(player), f"{plural(over, 'unit')} to destroy in {area.id} (name them)",
                              "rw.movement-restrictions.unit-limit", field="destroy_in_target")
             elif len(destroyed) != over:
                 trace.violate(f"{area.id} must lose exactly {plural(over, 'unit')}, the position names "
@@ -482,7 +532,7 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
                 trace.step(f"{faction_name(player)} destroys {', '.join(destroyed)} in {area.id}.",
                            "rw.movement-restrictions.unit-limit")
         elif moving:
-            trace.step(f"{area.id} would hold {total} of {player}'s units, within the limit of {limit}.",
+            trace.step(f"{area.id} would hold {total} of {faction_name(player)}'s units, within the limit of {limit}.",
                        "rw.movement-restrictions.unit-limit")
         return
     if not moving:
@@ -492,7 +542,8 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
         return
     if engagement == "battle_or_diplomacy" and total > limit:
         engagement = "battle"
-        trace.step(f"With {total} units in a neutral area, more than {limit}, {player} may not attempt diplomacy and "
+        trace.step(f"With {total} units in a neutral area, more than {limit}, {faction_name(player)} may not attempt "
+                   f"diplomacy and "
                    f"must battle.", "rw.movement-restrictions.unit-limit.battle")
     out.engagement = "battle" if engagement == "battle" else "battle_or_diplomacy"
     if engagement == "battle":
@@ -502,7 +553,7 @@ def _target_rules(area: Area, player: str, engagement: str, moving: int, battles
         trace.step(f"Units moving into {area.id}, which holds unallied neutral units, must battle them or attempt "
                    f"diplomacy.", "rw.movement", "rw.diplomacy")
         if choice is None:
-            trace.decide(player, "battle the neutral units or attempt diplomacy", "rw.diplomacy",
+            trace.decide(the_player(player), "battle the neutral units or attempt diplomacy", "rw.diplomacy",
                          options=["battle", "diplomacy"], field="engagement_choice")
         else:
             out.engagement_choice = choice

@@ -17,7 +17,15 @@ from pydantic import model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import FACTION_LABELS, GAME, Faction, faction_name, names, refuse_duplicates
+from engine.runewars.common import (
+    FACTION_LABELS,
+    GAME,
+    Faction,
+    faction_name,
+    faction_names,
+    plural,
+    refuse_duplicates,
+)
 
 
 class Player(Model):
@@ -36,6 +44,17 @@ class PlayOrderPosition(OpenPosition):
     situation: Literal["play_order"]
     players: list[Player] = Field(min_length=1, max_length=4)
     tie_order: list[Faction] | None = maybe(max_length=4)
+
+    def reading(self) -> list[str]:
+        """Each player's Order card, influence and starting influence, and a stated tie order."""
+        out = []
+        for p in self.players:
+            card = f"Order card #{p.order}" if p.order is not None else "no Order card revealed"
+            out.append(f"{faction_name(p.faction)}: {card}, {plural(p.influence, 'influence token')}, starting "
+                       f"influence {p.starting_influence}.")
+        if self.tie_order:
+            out.append(f"A complete tie is settled as: {', '.join(faction_name(f) for f in self.tie_order)}.")
+        return out
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -85,14 +104,14 @@ def _summary(pos: PlayOrderPosition, out: PlayOrderOutcome, trace: Trace) -> str
     """One sentence: the play order, and any tie the players still settle."""
     text = "Play order: " + ", ".join(faction_name(f) for f in out.order)
     for d in trace.decisions:
-        text += f"; {names([faction_name(f) for f in d.options])} still settle their tie"
+        text += f"; {faction_names(d.options)} still settle their tie"
     return text + "."
 
 
 def _by_cards(ordered: Sequence[Player], trace: Trace) -> None:
     """First criterion: the lowest Order card acts first (by influence when no card is revealed)."""
     if all(p.order is not None for p in ordered):
-        cards = ", ".join(f"{p.faction} #{p.order}" for p in ordered)
+        cards = ", ".join(f"{faction_name(p.faction)} #{p.order}" for p in ordered)
         trace.step(f"Lowest Order card first: {cards}.", by_order_card)
     else:
         trace.step("No Order card is revealed, so every player is ordered by influence.", by_influence)
@@ -100,18 +119,19 @@ def _by_cards(ordered: Sequence[Player], trace: Trace) -> None:
 
 def _on_starting_influence(tied: Sequence[Player], tie: Sequence[str], trace: Trace) -> None:
     """Third criterion, and a tie left on every criterion (settled by the stated order, or still open)."""
-    trace.step(f"{names([p.faction for p in tied])} also tie on influence ({tied[0].influence}): the higher "
-               f"starting influence goes first ({', '.join(f'{p.faction} {p.starting_influence}' for p in tied)}).",
+    trace.step(f"{faction_names([p.faction for p in tied])} also tie on influence ({tied[0].influence}): the "
+               f"higher starting influence goes first "
+               f"({', '.join(f'{faction_name(p.faction)} {p.starting_influence}' for p in tied)}).",
                by_starting_influence)
     for start, last in groupby(tied, key=by_starting_influence):
         still = [p.faction for p in last]
         if len(still) > 1 and sum(1 for f in still if f not in tie) > 1:
-            trace.decide("players", f"the order of {names(still)}, tied on every criterion (starting "
+            trace.decide("players", f"the order of {faction_names(still)}, tied on every criterion (starting "
                          f"influence {-start}); the rules give no further tie-break", play_order,
                          options=still, field="tie_order")
         elif len(still) > 1:
-            trace.step(f"The players settle the tie between {names(still)} as stated: "
-                       f"{', '.join(still)}.", play_order)
+            trace.step(f"The players settle the tie between {faction_names(still)} as stated: "
+                       f"{', '.join(faction_name(f) for f in still)}.", play_order)
 
 
 def _ties(ordered: Sequence[Player], tie: Sequence[str], trace: Trace) -> None:
@@ -121,8 +141,9 @@ def _ties(ordered: Sequence[Player], tie: Sequence[str], trace: Trace) -> None:
         if len(group) < 2:
             continue
         label = f"#{key}" if key else "no Order card"
-        trace.step(f"{names([p.faction for p in group])} tie on {label}: the one with more influence goes first "
-                   f"({', '.join(f'{p.faction} {p.influence}' for p in group)}).", by_influence)
+        trace.step(f"{faction_names([p.faction for p in group])} tie on {label}: the one with more influence "
+                   f"goes first ({', '.join(f'{faction_name(p.faction)} {p.influence}' for p in group)}).",
+                   by_influence)
         for _, sub in groupby(group, key=by_influence):
             tied = list(sub)
             if len(tied) > 1:
@@ -139,5 +160,5 @@ def resolve_play_order(pos: PlayOrderPosition, trace: Trace, corpus: Corpus) -> 
     _by_cards(ordered, trace)
     _ties(ordered, tie, trace)
     order = [p.faction for p in ordered]
-    trace.step(f"Play order: {', '.join(order)}.", play_order)
+    trace.step(f"Play order: {', '.join(faction_name(f) for f in order)}.", play_order)
     return PlayOrderOutcome(order=order)

@@ -20,10 +20,10 @@ from pydantic import model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.common import GAME, Name, names, plural, refuse_duplicates
+from engine.runewars.common import GAME, Labels, Name, figure_names, names, plural, refuse_duplicates
 
 RESOURCES = ("food", "wood", "ore")
-Resource = Literal["food", "wood", "ore"]
+Resource = Annotated[Literal["food", "wood", "ore"], Labels({"food": "Food", "wood": "Wood", "ore": "Ore"})]
 SPACE = re.compile(r"^(0|[1-9][0-9]?)$")
 """A dial space's number as a key: 0 to 99, without leading zeros (so no space is written twice)."""
 Count = Annotated[int, Field(ge=0, le=80)]
@@ -83,6 +83,33 @@ class RecruitPosition(OpenPosition):
         refuse_duplicates([s.area for s in self.strongholds or ()], "area", "strongholds")
         return self
 
+    def reading(self) -> list[str]:
+        """The dials with their arrows and pictured units, the Supremacy Bonus, the strongholds and the choices
+        stated."""
+        out = [_dial_words(self.dial)]
+        if self.supremacy_bonus is not None:
+            out.append("The Recruit order gets its Supremacy Bonus." if self.supremacy_bonus
+                       else "The Recruit order gets no Supremacy Bonus.")
+        if self.second_dial is not None:
+            out.append("Second dial: " + _dial_words(self.second_dial)[:1].lower() + _dial_words(self.second_dial)[1:])
+        elif self.second_resource:
+            out.append(f"Second resource chosen: {self.second_resource}.")
+        if self.strongholds is not None:
+            out.append("Areas with his strongholds: " + (names([
+                f"{s.area} ({'units not stated' if s.units is None else plural(s.units, 'unit') + ' there'})"
+                for s in self.strongholds]) if self.strongholds else "none") + ".")
+        if self.placement:
+            out.append("Units placed: " + names([f"{n} in {a}" for a, n in self.placement.items()]) + ".")
+        for area, units in (self.destroyed or {}).items():
+            out.append(f"Destroyed in {area}: {figure_names(units)}.")
+        return out
+
+
+def _dial_words(dial: Dial) -> str:
+    pictured = [f"{u} on space {n}" for n, u in dial.numbered if u]
+    return (f"The {dial.resource} dial points at space {dial.position}; it pictures "
+            f"{names(pictured) if pictured else 'no unit'}.")
+
 
 class RecruitOutcome(Outcome):
     """The units recruited, where they are placed and how many must be destroyed over the limit."""
@@ -123,7 +150,7 @@ def _destroy(area: str, over: int, chosen: list[str] | None, trace: Trace) -> No
         trace.violate(f"{area} must lose exactly {plural(over, 'unit')}, the position names {len(chosen)}",
                       units_over_limit)
     else:
-        trace.step(f"In {area} the player destroys {', '.join(chosen)}.", units_over_limit)
+        trace.step(f"In {area} the player destroys {figure_names(chosen)}.", units_over_limit)
 
 
 @rule("rw.recruit-order.placement")
@@ -230,8 +257,8 @@ def _supremacy(pos: RecruitPosition, units: list[str], trace: Trace, out: Recrui
             return None
         else:
             out.second_resource = second_resource
-            trace.step(f"Supremacy Bonus: the player also recruits with his {second_resource} dial (give "
-                       "second_dial to list its units).", "rw.recruit-order.supremacy")
+            trace.step(f"Supremacy Bonus: the player also recruits with his {second_resource} dial (set up "
+                       "that dial too to list its units).", "rw.recruit-order.supremacy")
     return units
 
 

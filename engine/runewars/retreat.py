@@ -20,16 +20,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars.areas import AreaMap, Map, Reach, group_can_cross, retreat_areas
-from engine.runewars.common import GAME, Faction, Name, Season, faction_name, names, plural
+from engine.runewars.areas import AreaMap, Map, Reach, group_can_cross, map_reading, retreat_areas
+from engine.runewars.common import (
+    GAME,
+    Faction,
+    Labels,
+    Name,
+    Season,
+    faction_name,
+    figure_name,
+    figure_names,
+    left_of,
+    names,
+    plural,
+    the_player,
+)
 
+GroupKind = Annotated[Literal["player", "neutral"], Labels({"player": "A player's units",
+                                                           "neutral": "Unallied neutral units"})]
 SEASON_HINT = "The current season (in winter water borders do not count)."
 
 
@@ -61,7 +76,7 @@ class RetreatingGroup(Model):
 
     model_config = ConfigDict(title="Retreating group")
 
-    kind: Literal["player", "neutral"] = Field(title="Whose units", description="A player's units (allied neutral "
+    kind: GroupKind = Field(title="Whose units", description="A player's units (allied neutral "
                                                "units included) or unallied neutral units.",
                                                json_schema_extra={"default": "player"})
     faction: Faction | None = maybe("The retreating player (for a player's units).", title="Faction")
@@ -104,10 +119,34 @@ class RetreatPosition(OpenPosition):
                 seen.add(fid)
         return self
 
+    def reading(self) -> list[str]:
+        """The area left, the retreating units and heroes (flying, took part), the map around it, the season, the
+        current player and the choices stated."""
+        grp = self.group
+        side = f"{faction_name(grp.faction)} units" if grp.kind == "player" else "unallied neutral units"
+        units = [figure_name(u.id) + _traits(u.flying, not u.participated, "took no part") for u in grp.units]
+        out = [f"The {side} retreat from {self.start} ({self.season}): {names(units)}."]
+        if grp.heroes:
+            heroes = [figure_name(h.id) + _traits(h.flying, not h.supported, "did not support") for h in grp.heroes]
+            out.append(f"Heroes: {names(heroes)}.")
+        if self.current_player:
+            out.append(f"Current player: {faction_name(self.current_player)}.")
+        out += map_reading(self.map)
+        if self.destination:
+            out.append(f"Destination chosen: {self.destination}.")
+        for hero, area in (self.heroes or {}).items():
+            out.append(f"{figure_name(hero)} goes to {area}.")
+        return out
+
     @property
     def owner(self) -> str:
         """Return the retreating faction, or ``neutral`` for unallied neutral units."""
         return "neutral" if self.group.kind == "neutral" else str(self.group.faction)
+
+
+def _traits(flying: bool, out: bool, out_words: str) -> str:
+    words = (["flying"] if flying else []) + ([out_words] if out else [])
+    return f" ({', '.join(words)})" if words else ""
 
 
 class RetreatOutcome(Outcome):
@@ -153,9 +192,8 @@ def units_over_limit(already_there: int, arriving: int, corpus: Corpus) -> int:
 def chooser(owner: str, current_player: str | None) -> tuple[Literal["owner", "left_of_current_player"], str]:
     """Return (``chosen_by``, who in words): the owner, or the player left of the current player for neutrals."""
     if owner != "neutral":
-        return "owner", owner
-    return "left_of_current_player", (f"the player on {current_player}'s left" if current_player
-                                      else "the player on the current player's left")
+        return "owner", the_player(owner)
+    return "left_of_current_player", left_of(current_player)
 
 
 def narrate_options(reach: Reach, start: str, owner: str, season: str | None, trace: Trace) -> None:
@@ -167,7 +205,8 @@ def narrate_options(reach: Reach, start: str, owner: str, season: str | None, tr
         what, term = "adjacent friendly areas", "rw.term.friendly-area"
         base = ["rw.retreats", "rw.retreats.player-units"]
     else:
-        what, term = "adjacent empty areas (no adjacent area is friendly)", "rw.term.empty-area"
+        why = ("no adjacent friendly area can be reached" if reach.friendly_cut else "no adjacent area is friendly")
+        what, term = f"adjacent empty areas ({why})", "rw.term.empty-area"
         base = ["rw.retreats", "rw.retreats.player-units", "rw.term.friendly-area"]
     cut = (f"; {names(list(reach.blocked))} "
            f"{'is' if len(reach.blocked) == 1 else 'are'} behind a border the group cannot cross"
@@ -215,7 +254,7 @@ def _heroes(board: Map, start: str, owner: str, heroes: Sequence[Figure], dest: 
     support = [h for h in heroes if h.involved]
     staying = [h.id for h in heroes if not h.involved]
     if staying:
-        trace.step(f"{names(staying)} did not support the battle: not routed, not forced to retreat.",
+        trace.step(f"{figure_names(staying)} did not support the battle: not routed, not forced to retreat.",
                    "rw.heroes-supporting-battles.losing")
     if not support:
         return out, True
@@ -233,12 +272,13 @@ def _heroes(board: Map, start: str, owner: str, heroes: Sequence[Figure], dest: 
                 alone.append(h)
         if out:
             where = dest or "the units' destination, once chosen"
-            trace.step(f"{names(list(out))} supported the battle: routed, and retreating with the units to {where}.",
+            trace.step(f"{figure_names(list(out))} supported the battle: routed, and retreating with the units to "
+                       f"{where}.",
                        "rw.heroes-supporting-battles.losing", "rw.retreats.heroes")
         groups = [[h] for h in alone]
     else:
         groups = [support]
-        trace.step(f"No unit retreats, but {names([h.id for h in support])} supported the battle: routed, and "
+        trace.step(f"No unit retreats, but {figure_names([h.id for h in support])} supported the battle: routed, and "
                    f"retreating all to one adjacent area.", "rw.heroes-supporting-battles.losing",
                    "rw.retreats.heroes")
     ok = True
@@ -247,24 +287,25 @@ def _heroes(board: Map, start: str, owner: str, heroes: Sequence[Figure], dest: 
         ids = [h.id for h in group]
         stated = {chosen[i] for i in ids if i in chosen}
         if len(stated) > 1 or (stated and not stated <= set(options)):
-            trace.violate(f"{names(ids)} must retreat together into one adjacent area they can reach "
+            trace.violate(f"{figure_names(ids)} must retreat together into one adjacent area they can reach "
                           f"({names(options)}), not into {names(sorted(stated))}",
                           "rw.heroes-supporting-battles.losing", "rw.retreats.heroes", "rw.retreats.restrictions")
             ok = False
             continue
         pick = stated.pop() if stated else (options[0] if len(options) == 1 else None)
         if units_go:
-            trace.step(f"{names(ids)} cannot cross into {dest}: {'he goes' if len(ids) == 1 else 'they go'} to "
+            trace.step(f"{figure_names(ids)} cannot cross into {dest}: {'he goes' if len(ids) == 1 else 'they go'} to "
                        f"another adjacent area {'he' if len(ids) == 1 else 'they'} can reach.",
                        "rw.retreats.heroes", "rw.retreats.restrictions")
         if not options:
-            trace.step(f"{names(ids)} can reach no adjacent area; the book does not say what happens then.",
+            trace.step(f"{figure_names(ids)} can reach no adjacent area; the book does not say what happens then.",
                        "rw.retreats.heroes")
         for i in ids:
             out[i] = pick
         if pick is None and options:
             for i in ids:
-                trace.decide(owner, f"the adjacent area {i} retreats to" + (" (the same for every supporting hero)"
+                trace.decide(the_player(owner), f"the adjacent area {i} retreats to"
+                             + (" (the same for every supporting hero)"
                                                                            if len(ids) > 1 else ""),
                              "rw.retreats.heroes", options=options, field=f"heroes.{i}")
     return out, ok
@@ -285,7 +326,8 @@ def _stay_behind(units: Sequence[Figure], trace: Trace) -> tuple[list[str], list
     stay = [u.id for u in units if stays_behind(u)]
     going = [u for u in units if not stays_behind(u)]
     if stay:
-        trace.step(f"{names(stay)} took no part in the battle: they cannot retreat and are destroyed.", stays_behind,
+        trace.step(f"{figure_names(stay)} took no part in the battle: they cannot retreat and are destroyed.",
+                   stays_behind,
                    "rw.battles.7c")
     return stay, going
 
@@ -300,7 +342,8 @@ def _over_limit(board: Map, owner: str, dest: str | None, reach: Reach, moving: 
     values = {units_over_limit(board.areas[a].count(owner), len(moving), corpus) for a in candidates}
     over = values.pop() if len(values) == 1 else None
     if over:
-        trace.step(f"{dest or 'The destination'} would then hold more than 8 {owner} units (routed ones count): "
+        trace.step(f"{dest or 'The destination'} would then hold more than 8 {faction_name(owner)} units (routed ones "
+                   f"count): "
                    f"he destroys {plural(over, 'unit')} of his choice there.", units_over_limit)
     return over
 
@@ -358,6 +401,6 @@ def _summary(owner: str, who: str, moving: Sequence[str], lost: Sequence[str], d
     for area in dict.fromkeys(heroes.values()):
         ids = [h for h, a in heroes.items() if a == area]
         goes = "goes" if len(ids) == 1 else "go"
-        text += (f"; {names(ids)} {goes} routed to {area}" if area else
-                 f"; {names(ids)} must retreat, routed ({side} picks the area)")
+        text += (f"; {figure_names(ids)} {goes} routed to {area}" if area else
+                 f"; {figure_names(ids)} must retreat, routed ({who} picks the area)")
     return text

@@ -28,6 +28,16 @@ class SupremacyPosition(OpenPosition):
     orders_in_play: list[OrderNumber] = Field(max_length=16)
     season: Season | None = maybe()
 
+    def reading(self) -> list[str]:
+        """The Order card resolved, the player's other cards in play, the season."""
+        corpus = get_corpus()
+        others = [order_name(o, corpus) for o in self.orders_in_play if o != self.order]
+        out = [f"The player resolves {order_name(self.order, corpus)}.",
+               f"His other Order cards in play this year: {names(others)}."]
+        if self.season:
+            out.append(f"Season: {self.season}.")
+        return out
+
 
 class SupremacyOutcome(Outcome):
     """Whether the Order card gets its Supremacy Bonus (null when the position is not legal)."""

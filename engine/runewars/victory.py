@@ -10,7 +10,7 @@ turn).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 from pydantic.json_schema import SkipJsonSchema
@@ -18,9 +18,9 @@ from pydantic.json_schema import SkipJsonSchema
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, OpenPosition, Outcome
-from engine.runewars.common import GAME, Faction, Season, faction_name, plural
+from engine.runewars.common import GAME, Faction, Labels, Season, capital, faction_name, plural, the_player
 
-Action = Literal["place", "reveal"]
+Action = Annotated[Literal["place", "reveal"], Labels({"place": "Place it now", "reveal": "Reveal it"})]
 
 
 class VictoryCardPosition(OpenPosition):
@@ -37,11 +37,26 @@ class VictoryCardPosition(OpenPosition):
     faction: Faction = Field(title="Player", description="The faction placing or revealing the card.")
     dragon_runes: int = Field(ge=0, le=40, title="Dragon runes controlled",
                               description="Dragon runes the player controls now.", json_schema_extra={"default": 0})
-    timing: Literal["own_turn", "quest_phase", "other"] = Field(
+    timing: Annotated[Literal["own_turn", "quest_phase", "other"], Labels({"own_turn": "During his own turn",
+                    "quest_phase": "In the Quest Phase", "other": "At another moment"})] = Field(
         "own_turn", title="When (place)", description="While resolving his own Order card, in the Quest Phase, or "
         "at any other moment.")
     deck_top: Faction | None = Field(None, title="Victory card already on this deck (place)", description="The "
                                      "faction whose Victory card already lies on the current season's deck, if any.")
+
+    def reading(self) -> list[str]:
+        """Who places or reveals the card, when, and the dragon runes he controls."""
+        who = the_player(self.faction)
+        if self.action == "reveal":
+            return [f"{capital(who)} reveals his Victory card as the Resolve Season Card step of {self.season}, year "
+                    f"{self.year}, starts.", f"He controls {plural(self.dragon_runes, 'dragon rune')}."]
+        when = {"own_turn": "during his own turn", "quest_phase": "in the Quest Phase",
+                "other": "outside his own turn"}[self.timing]
+        out = [f"{capital(who)} places his Victory card {when}, in {self.season} of year {self.year}.",
+               f"He controls {plural(self.dragon_runes, 'dragon rune')}."]
+        out.append(f"The {faction_name(self.deck_top)} Victory card already lies on the {self.season} deck."
+                   if self.deck_top else f"No Victory card lies on the {self.season} deck yet.")
+        return out
 
 
 class Resolves(Outcome):
@@ -89,14 +104,15 @@ def _may_place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> bool:
     faction, year, season, runes, top = pos.faction, pos.year, pos.season, pos.dragon_runes, pos.deck_top
     need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
     if not has_enough_runes(runes, corpus):
-        trace.violate(f"{faction} controls {plural(runes, 'dragon rune')}; placing a Victory card takes {need}",
+        trace.violate(f"{the_player(faction)} controls {plural(runes, 'dragon rune')}; placing a Victory card "
+                      f"takes {need}",
                       has_enough_runes, "rw.victory-cards.placing")
     if is_too_late(year, corpus):
         trace.violate(f"no Victory card may be placed in year {year}: it would resolve after the game ends",
                       is_too_late)
     if top is not None:
-        trace.violate(f"the {season} deck already carries {top}'s Victory card; only 1 per Season deck, so "
-                      f"{faction} must wait for his turn next season", "rw.victory-cards.limit")
+        trace.violate(f"the {season} deck already carries the {faction_name(top)} Victory card; only 1 per Season "
+                      f"deck, so {the_player(faction)} must wait for his turn next season", "rw.victory-cards.limit")
     if pos.timing != "own_turn":
         why = ("the Quest Phase is no player's turn" if pos.timing == "quest_phase"
                else "a Victory card is placed only during its owner's turn")
@@ -112,7 +128,7 @@ def _place(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCar
         return VictoryCardOutcome(action="place", placed=False)
     faction, year, season, runes = pos.faction, pos.year, pos.season, pos.dragon_runes
     need = int(corpus.fact("rw.victory-cards", "dragon_runes_needed"))
-    trace.step(f"During his turn {faction} reveals dragon runes one by one until {need} are shown ({runes} "
+    trace.step(f"During his turn {the_player(faction)} reveals dragon runes one by one until {need} are shown ({runes} "
                f"controlled); they stay faceup.", "rw.victory-cards.placing", "rw.term.turn", has_enough_runes)
     trace.step(f"He places his Victory card facedown on the {season} Season deck; it resolves in {season} of year "
                f"{year + 1}.", "rw.victory-cards.placing", "rw.victory-cards", "rw.victory-cards.final-year")
@@ -131,15 +147,18 @@ def _reveal(pos: VictoryCardPosition, trace: Trace, corpus: Corpus) -> VictoryCa
         trace.violate("no Victory card can be revealed in year 1: it is placed a year before it is revealed",
                       "rw.victory-cards", "rw.victory-cards.placing")
         return VictoryCardOutcome(action="reveal")
-    trace.step(f"The Resolve Season Card step of {season}, year {year}, starts with {faction}'s Victory card on the "
-               f"deck: he reveals it before any Season card is drawn.", "rw.victory-cards.resolving")
+    trace.step(f"The Resolve Season Card step of {season}, year {year}, starts with the {faction_name(faction)} "
+               f"Victory card on "
+               f"the deck: he reveals it before any Season card is drawn.", "rw.victory-cards.resolving")
     if has_enough_runes(runes, corpus):
-        trace.step(f"{faction} shows {runes} dragon runes, at least {need}: he resolves the card and wins the game.",
+        trace.step(f"{capital(the_player(faction))} shows {runes} dragon runes, at least {need}: he resolves the "
+                   "card and wins the game.",
                    has_enough_runes)
         trace.summarize(f"The {faction_name(faction)} player "
                         f"controls {runes} dragon runes and wins the game with the Victory card")
         return VictoryCardOutcome(action="reveal", winner=faction, card_returned=False, season_card=False)
-    trace.step(f"{faction} controls only {runes} of the {need} dragon runes needed: he takes the Victory card back "
+    trace.step(f"{capital(the_player(faction))} controls only {runes} of the {need} dragon runes needed: he takes "
+               f"the Victory card back "
                f"and a Season card is drawn and resolved as usual.", has_enough_runes, "rw.victory-cards.example")
     short = need - runes
     trace.summarize(f"The {faction_name(faction)} player is {plural(short, 'dragon rune')} short: the "

@@ -18,7 +18,17 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runewars.common import FACTIONS, GAME, Name, faction_name, plural, refuse_duplicates
+from engine.runewars.common import (
+    GAME,
+    Faction,
+    Name,
+    capital,
+    figure_names,
+    names,
+    plural,
+    refuse_duplicates,
+    the_player,
+)
 
 
 class WinterArea(Model):
@@ -39,7 +49,7 @@ class WinterPosition(OpenPosition):
 
     game: Literal["runewars"]
     situation: Literal["winter"]
-    player: Name | None = maybe()
+    player: Faction | None = maybe(title="Player")
     food: int = Field(ge=0, le=20)
     areas: list[WinterArea] = Field(max_length=120)
 
@@ -47,6 +57,18 @@ class WinterPosition(OpenPosition):
     def _distinct(self) -> Self:
         refuse_duplicates([a.area for a in self.areas], "area", "areas")
         return self
+
+    def reading(self) -> list[str]:
+        """The player, his food dial, and each area's units, allied neutral units, heroes and stated losses."""
+        out = [f"{capital(the_player(self.player))}'s food dial is at {self.food}."]
+        for a in self.areas:
+            extra = [plural(a.allied_neutral, "allied neutral unit")] if a.allied_neutral else []
+            extra += [plural(a.heroes, "hero", "heroes")] if a.heroes else []
+            text = f"{a.area}: {names([plural(a.units, 'unit'), *extra])}"
+            if a.destroyed is not None:
+                text += f"; he names {figure_names(a.destroyed)} to destroy"
+            out.append(text + ".")
+        return out
 
 
 class WinterOutcome(Outcome):
@@ -92,8 +114,8 @@ def _summary(pos: WinterPosition, out: WinterOutcome, trace: Trace) -> str:
     losses = [(area, n) for area, n in out.destroy.items() if n]
     if not losses:
         return f"With the food dial at {food}, no area is over the winter limit: no unit is destroyed."
-    listed = ", ".join(f"{plural(n, 'unit')} in {area}" for area, n in losses)
-    who = faction_name(pos.player or "") or "the player"
+    listed = names([f"{plural(n, 'unit')} in {area}" for area, n in losses])
+    who = the_player(pos.player)
     pick = " (which ones is still his choice)" if trace.decisions else ""
     return f"With the food dial at {food}, {who} destroys {listed}{pick}."
 
@@ -106,7 +128,8 @@ def _area(i: int, row: WinterArea, food: int, who: str, trace: Trace) -> int:
     parts = plural(a.units, "unit")
     if a.allied_neutral:
         parts += f" + {a.allied_neutral} allied neutral = {units_counted(a)}"
-    hero_note = f"; his {plural(a.heroes, 'hero', 'heroes')} do not count" if a.heroes else ""
+    hero_note = (f"; his {plural(a.heroes, 'hero', 'heroes')} {'does' if a.heroes == 1 else 'do'} not count"
+                 if a.heroes else "")
     cites: list[Any] = [winter_losses]
     if a.allied_neutral:
         cites.append("rw.allied-units.limits")
@@ -125,7 +148,7 @@ def _area(i: int, row: WinterArea, food: int, who: str, trace: Trace) -> int:
         trace.violate(f"{a.area} must lose exactly {plural(n, 'unit')}, the position names {len(chosen)}",
                       winter_losses)
     elif chosen:
-        trace.step(f"In {a.area} the player destroys {', '.join(chosen)}.", "rw.winter")
+        trace.step(f"In {a.area} the player destroys {figure_names(chosen)}.", "rw.winter")
     return n
 
 
@@ -135,10 +158,9 @@ def _area(i: int, row: WinterArea, food: int, who: str, trace: Trace) -> int:
 def resolve_winter(pos: WinterPosition, trace: Trace, corpus: Corpus) -> WinterOutcome:
     """Apply the winter food limit: in each area, units beyond the food dial are destroyed (allies count)."""
     food = pos.food
-    who = pos.player or "player"
-    owner = f"{who} player" if who in FACTIONS else who
+    who = the_player(pos.player)
     normal = corpus.fact("rw.winter", "normal_unit_limit_per_area")
-    trace.step(f"Winter: the {owner}'s unit limit in every area becomes his food dial's current space, {food}, "
+    trace.step(f"Winter: {who}'s unit limit in every area becomes his food dial's current space, {food}, "
                f"instead of {normal}.", "rw.winter")
     destroy = {row.area: _area(i, row, food, who, trace) for i, row in enumerate(pos.areas)}
     trace.step(f"Once the ability is resolved the limit goes back to {normal}; water borders stay open until the "

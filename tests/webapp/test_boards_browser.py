@@ -228,28 +228,26 @@ def test_runeslingers_pierce_on_a_blocking_runeslinger(page: Any, live_server: s
 # ------------------------------------------------------------------------------------- Runewars
 
 def test_runewars_battle_set_up_on_the_map(page: Any, live_server: str) -> None:
-    """Tap the contested area; its controller and stronghold defend; units are added as tokens."""
+    """The battle is fought in the marked area of the shared map; the sides are chosen with their own controls,
+    units are added as tokens and counted in the battle's area; the defender's stronghold stands there."""
     open_board(page, live_server, "runewars")
     assert page.get_attribute("#situation-tabs [aria-selected='true']", "data-situation") == "battle"
-    page.click("polygon[data-area='Thelgrim']")
-    assert "Battle in Thelgrim" in page.inner_text("#contested-line")
-    page.click(".seg[data-path='attacker.faction'] label:has-text('Daqan')")
+    page.click("#reset")
+    page.click(".seg[data-path='attacker.faction'] label:has-text('Latari Elves')")
     for _ in range(3):
         page.click("button[data-add='attacker-triangle']")
-    page.click("button[data-add='defender-circle']")
-    page.click("button[data-add='defender-hexagon']")
     tokens = page.locator(".side-attacker .token")
-    assert tokens.count() == 3
-    page.locator(".side-attacker .token").nth(2).locator("button:has-text('Remove')").click()
+    assert tokens.count() == 5
+    page.locator(".side-attacker .token").nth(4).locator("button:has-text('Remove')").click()
     sent, ruling = ask(page)
-    assert sent["defender"]["faction"] == "uthuk"
-    assert sent["defender"]["stronghold"] == {"strength": 3}
-    assert sent["attacker"]["faction"] == "daqan"
-    assert len(sent["attacker"]["units"]) == page.locator(".side-attacker .token").count() == 2
-    assert [u["class"] for u in sent["defender"]["units"]] == ["circle", "hexagon"]
+    assert sent["defender"]["faction"] == "daqan"
+    assert sent["defender"]["stronghold"] == {"strength": 2}
+    assert sent["attacker"]["faction"] == "elves"
+    assert len(sent["attacker"]["units"]) == page.locator(".side-attacker .token").count() == 4
+    battle_area = next(a for a in sent["map"]["areas"] if a["id"] == sent["area"])
+    assert battle_area["units"] == {"elves": 4, "daqan": 2} and battle_area["stronghold"] == "daqan"
     out = ruling["outcome"]
-    assert (out["attacker_strength"], out["winner"]) == (2, "defender")
-    assert out["defender_strength"] >= 2 + 3
+    assert (out["attacker_strength"], out["winner"]) == (4, "defender")
     summary_leads(page, ruling)
     assert page.inner_text("#ruling dd[data-key='winner']").strip() not in ("defender", "")
 

@@ -59,11 +59,11 @@ function joinPath(path, key) {
   return path ? `${path}.${key}` : key;
 }
 
-/** Return the words of an enum value as the form shows them: the schema's player-word label when it has one
- *  (`x-enum-labels`), else factions as printed and other keys humanized. */
+/** Return the words of an enum value as the form shows them: the schema's player-word label (`x-enum-labels`)
+ *  when it gives one, else factions as printed and keys humanized. */
 function optionWords(v, schema = null) {
   if (v === null) return "none";
-  const labels = schema && schema["x-enum-labels"];
+  const labels = schema && (schema["x-enum-labels"] || (nullableInner(schema) || {})["x-enum-labels"]);
   if (labels && typeof v === "string" && Object.prototype.hasOwnProperty.call(labels, v)) return labels[v];
   return factionName(v) === v ? humanize(v) : factionName(v);
 }
@@ -95,8 +95,8 @@ export function hintOf(schema) {
   const values = schema.enum || (inner && inner.enum) || [];
   for (const v of values) {
     if (typeof v !== "string" || !/^[a-z0-9_]+$/.test(v)) continue;
-    text = text.replace(new RegExp(`(^|; )${v}:`, "g"), (m, pre) => `${pre}${optionWords(v)}:`);
-    if (/_/.test(v)) text = text.split(v).join(optionWords(v).toLowerCase());
+    text = text.replace(new RegExp(`(^|; )${v}:`, "g"), (m, pre) => `${pre}${optionWords(v, schema)}:`);
+    if (/_/.test(v)) text = text.split(v).join(optionWords(v, schema).toLowerCase());
   }
   text = text.replace(/\{"([^"{}]+)": ([^{}]+)\}/g, "$1 $2")
     .replace(/\{(\w+): (\w+)\}/g, "$1 → $2")
@@ -337,7 +337,7 @@ function mapEditor(schema, label, get, changed, path) {
     clear(holder);
     const obj = get();
     for (const key of Object.keys(obj)) {
-      const words = names ? optionWords(key) : key;
+      const words = names ? optionWords(key, schema.propertyNames) : key;
       holder.append(h("div", {class: "map-row"},
         field(valueSchema, words, () => get()[key], (v) => { get()[key] = v; changed(); }, changed, joinPath(path, key)),
         smallButton("Remove", () => { delete get()[key]; changed(); draw(); }, {"aria-label": `Remove ${words}`})));
@@ -347,7 +347,7 @@ function mapEditor(schema, label, get, changed, path) {
     const id = uid("key");
     let input;
     if (free) {
-      input = h("select", {id}, free.map((n) => h("option", {value: n}, optionWords(n))));
+      input = h("select", {id}, free.map((n) => h("option", {value: n}, optionWords(n, schema.propertyNames))));
     } else {
       input = h("input", {id, type: "text", maxlength: 60, placeholder: "name"});
     }

@@ -11,7 +11,7 @@ import {defaultFor, field, propertyRow, schemaAt} from "../schemaform.js";
 import {segmented, select, smallButton, stepper, textInput} from "../widgets.js";
 import {factionName} from "../names.js";
 import {FACTIONS, live, panel, row} from "./common.js";
-import {COLS, ROWS, addAreaAt, borderButtons, cycleBorder, hexMap, layoutOf, neighbours, renameArea} from "./runewars.js";
+import {COLS, ROWS, addAreaAt, borderButtons, cycleBorder, hexMap, layoutOf, neighbours, renameArea, unitTokens} from "./runewars.js";
 
 const OWNERS = [...FACTIONS, "neutral"];
 const HUB_SLOT = [2, 2];  // left of the middle of the COLS × ROWS grid: on a phone it and its neighbours show unscrolled
@@ -395,3 +395,131 @@ const diplomacy = {
 };
 
 export const editors = {retreat, diplomacy};
+
+// ------------------------------------------------------------------------------------------ battle
+// One battle, one map: the battle is fought in the marked area (⚔) of the shared map, and the loser retreats to an
+// area of that same map (the ruling names it, or asks for it; the answer shows as "The loser retreats to").
+// The sides are set only by their own choices (attacking and defending faction); their unit tokens set their
+// counts in the battle's area, and the defender's stronghold stands there.
+
+function battleSides(pos) {
+  const att = pos.attacker = pos.attacker && typeof pos.attacker === "object" ? pos.attacker : {units: []};
+  const dfd = pos.defender = pos.defender && typeof pos.defender === "object" ? pos.defender : {units: []};
+  att.units = Array.isArray(att.units) ? att.units : [];
+  dfd.units = Array.isArray(dfd.units) ? dfd.units : [];
+  return [att, dfd];
+}
+
+/** Make the battle's position what the board shows: the battle's area holds each side's tokens and the
+ *  defender's stronghold; a retreat area that is no longer an area of the map (or is the battle's) is dropped. */
+export function syncBattle(pos) {
+  const [att, dfd] = battleSides(pos);
+  pos.map = pos.map && typeof pos.map === "object" ? pos.map : {areas: [], borders: []};
+  pos.map.areas = Array.isArray(pos.map.areas) ? pos.map.areas : [];
+  pos.map.borders = Array.isArray(pos.map.borders) ? pos.map.borders : [];
+  const ids = areaIds(pos);
+  if (!ids.includes(pos.area)) delete pos.area;
+  if (pos.retreat_to !== undefined && (!ids.includes(pos.retreat_to) || pos.retreat_to === pos.area)) delete pos.retreat_to;
+  if (dfd.faction === "neutral") { delete dfd.development; delete dfd.use_development; }
+  for (const side of [att, dfd]) side.units.forEach((u) => { if (!u.routed) delete u.routed; });
+  const area = pos.map.areas.find((a) => a.id === pos.area);
+  if (area) {
+    area.units = area.units && typeof area.units === "object" ? area.units : {};
+    for (const [side, owner] of [[att, att.faction], [dfd, dfd.faction]]) {
+      if (!owner) continue;
+      if (side.units.length) area.units[owner] = side.units.length; else delete area.units[owner];
+    }
+    const keep = dfd.stronghold && dfd.faction && dfd.faction !== "neutral" ? dfd.faction : null;
+    if (keep) area.stronghold = keep; else if (area.stronghold === dfd.faction || dfd.stronghold) delete area.stronghold;
+  }
+  return pos;
+}
+
+const battle = {
+  example: {
+    season: "summer", area: "B",
+    attacker: {faction: "uthuk", units: [{id: "Triangle 1", class: "triangle"}, {id: "Triangle 2", class: "triangle"}]},
+    defender: {faction: "daqan", stronghold: {strength: 2}, units: [{id: "Triangle 1", class: "triangle"},
+               {id: "Hexagon 1", class: "hexagon"}]},
+    map: {
+      areas: [{id: "B", units: {uthuk: 2, daqan: 2}, stronghold: "daqan"}, {id: "A", units: {daqan: 1}},
+              {id: "C", units: {uthuk: 1}}, {id: "D", units: {}}, {id: "E", units: {neutral: 1}}],
+      borders: [["B", "A", "plain"], ["B", "C", "plain"], ["B", "D", "plain"], ["B", "E", "mountain"], ["A", "D", "plain"]],
+    },
+    ui_layout: {B: [2, 2], A: [1, 2], C: [3, 2], D: [1, 1], E: [2, 3]},
+  },
+  derive(pos) {
+    syncBattle(pos);
+    if (!pos.map.areas.length) { delete pos.map; delete pos.ui_layout; }  // no map: the ruling asks where
+    return pos;
+  },
+  render(el, pos, ctx) {
+    syncBattle(pos);
+    const changed = () => { syncBattle(pos); ctx.changed(); };
+    let map = null;
+    map = mapPanels(pos, ctx, {key: "area", mark: "⚔", what: "the battle's area", make: "The battle is here",
+                               is: "⚔ The battle is here"}, ["retreat_to"], () => {
+      syncBattle(pos); if (map) map.draw(); where.draw(); sides.draw();
+    });
+    const sides = live((redraw) => {
+      const [att, dfd] = battleSides(pos);
+      const both = () => { changed(); redraw(); map.draw(); where.draw(); };
+      const attOptions = FACTIONS.filter((f) => f !== dfd.faction).map((f) => [f, factionName(f)]);
+      const dfdOptions = [...FACTIONS.filter((f) => f !== att.faction).map((f) => [f, factionName(f)]), ["neutral", "Neutral units"]];
+      return h("div", {class: "battle-sides"},
+        h("div", {class: "side side-attacker"},
+          h("h4", {}, `Attacker: ${att.faction ? factionName(att.faction) : "not chosen"}`),
+          segmented("Attacking faction", attOptions, () => att.faction ?? null, (v) => {
+            clearOwner(pos, att.faction); att.faction = v; both();
+          }, {path: "attacker.faction"}),
+          unitTokens("attacker", "Attacker", pos, both, redraw),
+          segmented("Conquer order with the Supremacy bonus", [[true, "yes"], [false, "no"]], () => !!att.conquer_supremacy, (v) => {
+            if (v) att.conquer_supremacy = true; else delete att.conquer_supremacy;
+            changed();
+          }, {path: "attacker.conquer_supremacy"})),
+        h("div", {class: "side side-defender"},
+          h("h4", {}, `Defender: ${dfd.faction === "neutral" ? "neutral units" : dfd.faction ? factionName(dfd.faction) : "not chosen"}`),
+          segmented("Defending side", dfdOptions, () => dfd.faction ?? null, (v) => {
+            clearOwner(pos, dfd.faction); dfd.faction = v; both();
+          }, {path: "defender.faction"}),
+          unitTokens("defender", "Defender", pos, both, redraw),
+          dfd.faction !== "neutral" ? segmented("Stronghold in the battle's area", [[false, "None"], [true, "Stronghold"]], () => !!dfd.stronghold, (v) => {
+            dfd.stronghold = v ? {strength: 2} : null; both();
+          }, {path: "defender.stronghold"}) : null,
+          dfd.stronghold ? row(
+            stepper("Stronghold strength", () => dfd.stronghold.strength, (v) => { dfd.stronghold.strength = v; changed(); },
+                    {min: 0, max: 20, path: "defender.stronghold.strength", small: true}),
+            segmented("Damaged side up", [[true, "yes"], [false, "no"]], () => !!dfd.stronghold.damaged, (v) => {
+              if (v) dfd.stronghold.damaged = true; else delete dfd.stronghold.damaged;
+              changed();
+            }, {path: "defender.stronghold.damaged"})) : null,
+          dfd.faction && dfd.faction !== "neutral" ? select("Defensive development in play", [[null, "none"], ...Object.entries(DEVELOPMENTS)],
+            () => dfd.development ?? null, (v) => {
+              if (v === null) { delete dfd.development; delete dfd.use_development; } else { dfd.development = v; dfd.use_development = true; }
+              both();
+            }, {path: "defender.development"}) : null,
+          dfd.development ? segmented("The defender uses it", [[true, "yes"], [false, "no"]], () => dfd.use_development !== false, (v) => {
+            dfd.use_development = v; changed();
+          }, {path: "defender.use_development"}) : null));
+    });
+    const where = live(() => row(
+      ...rowsOf(ctx, pos, ["season"], () => changed()),
+      areaChoice("The loser retreats to", pos, "retreat_to", () => { changed(); map.draw(); }, {exclude: pos.area, none: "not chosen (the ruling says)"})));
+    el.append(h("div", {class: "rw-map-situation rw-battle"},
+      map.el,
+      panel("Armies", sides.el),
+      panel("Retreat", where.el)));
+  },
+};
+
+const DEVELOPMENTS = {"reinforced-walls": "Reinforced Walls", "protective-wards": "Protective Wards",
+                      "hungry-spawn": "Hungry Spawn", "cursed-tomb": "Cursed Tomb"};
+
+/** A side changing faction takes its units out of the battle's area under the old name. */
+function clearOwner(pos, owner) {
+  const area = pos.map.areas.find((a) => a.id === pos.area);
+  if (area && area.units && owner) delete area.units[owner];
+  if (area && owner && area.stronghold === owner && pos.defender && pos.defender.faction === owner) delete area.stronghold;
+}
+
+editors.battle = battle;

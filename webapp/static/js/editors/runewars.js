@@ -353,89 +353,14 @@ const mobilize = {
 };
 
 
-// ------------------------------------------------------------------------------------------ battle
-// A battle is set up on the map: tap the contested area; its controller is the defender and its stronghold
-// (if any) defends with it; the units of both sides are added as tokens of their class. The map is kept in
-// `ui_map` (ignored by the engine) so a shared link shows the same map.
+// ------------------------------------------------------------------------------------------ battle tokens
+// The battle itself is set up on the shared map in runewars-map-situations.js (one battle, one map); the units
+// of each side are tokens of their class, drawn here.
 
-const BATTLE_COLS = 3;
-const BATTLE_ROWS = 3;
-const BATTLE_SIZE = 72;  // bigger hexes than the movement map: the area names must fit and read on a phone
-const SHAPES = {triangle: "▲", circle: "●", rectangle: "▬", hexagon: "⬢"};
-const DEFAULT_MAP = {
-  areas: [
-    {id: "Dawnsmoor", controller: "daqan", stronghold: {strength: 2}, slot: [0, 0]},
-    {id: "Greyhaven", controller: "elves", stronghold: null, slot: [1, 0]},
-    {id: "Blackwood", controller: null, stronghold: null, slot: [2, 0]},
-    {id: "Thelgrim", controller: "uthuk", stronghold: {strength: 3}, slot: [0, 1]},
-    {id: "Riverwatch", controller: null, stronghold: null, slot: [1, 1]},
-    {id: "Lorimor", controller: "waiqar", stronghold: {strength: 2}, slot: [0, 2]},
-    {id: "Frostgate", controller: null, stronghold: null, slot: [1, 2]},
-  ],
-};
+export const SHAPES = {triangle: "▲", circle: "●", rectangle: "▬", hexagon: "⬢"};
 
-function mapOf(pos) {
-  const m = pos.ui_map && typeof pos.ui_map === "object" && Array.isArray(pos.ui_map.areas) ? pos.ui_map : null;
-  pos.ui_map = m || JSON.parse(JSON.stringify(DEFAULT_MAP));
-  return pos.ui_map;
-}
-
-function contested(pos) {
-  return mapOf(pos).areas.find((a) => a.id === pos.ui_area) || null;
-}
-
-/** Make a battle position exactly what the board shows: the defender is the contested area's controller and
- *  its stronghold; units carry only what their tokens show. */
-export function cleanBattle(pos) {
-  const map = mapOf(pos);
-  if (!map.areas.some((a) => a.id === pos.ui_area)) pos.ui_area = (map.areas[0] || {}).id;
-  const area = contested(pos);
-  const att = pos.attacker = pos.attacker && typeof pos.attacker === "object" ? pos.attacker : {units: []};
-  const dfd = pos.defender = pos.defender && typeof pos.defender === "object" ? pos.defender : {units: []};
-  att.units = Array.isArray(att.units) ? att.units : [];
-  dfd.units = Array.isArray(dfd.units) ? dfd.units : [];
-  dfd.faction = area && area.controller ? area.controller : "neutral";
-  if (!FACTIONS.includes(att.faction) || att.faction === dfd.faction) {
-    att.faction = FACTIONS.find((f) => f !== dfd.faction);
-  }
-  dfd.stronghold = area && area.stronghold ? {...area.stronghold} : null;
-  if (dfd.faction === "neutral") { delete dfd.development; delete dfd.use_development; }
-  if (dfd.development === undefined) delete dfd.development;
-  for (const side of [att, dfd]) {
-    side.units.forEach((u) => { if (!u.routed) delete u.routed; });
-  }
-  return pos;
-}
-
-function battleMap(pos, onPick) {
-  const map = mapOf(pos);
-  const Z = BATTLE_SIZE;
-  const width = Z * Math.sqrt(3) * (BATTLE_COLS + 0.5) + Z * 0.4;
-  const height = Z * 1.5 * (BATTLE_ROWS - 1) + Z * 2.2;
-  const svg = s("svg", {class: "hexmap battle-map", viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, role: "group",
-                        "aria-label": "Map: tap the contested area"});
-  for (const area of map.areas) {
-    const [c, r] = area.slot || [0, 0];
-    const pts = corners([c, r], Z).map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
-    const [x, y] = center([c, r], Z);
-    const on = area.id === pos.ui_area;
-    const pick = () => onPick(area.id);
-    svg.append(s("g", {class: "area-group"},
-      s("polygon", {points: pts, class: `hex area ${area.controller ? `ctrl-${area.controller}` : "ctrl-none"}${on ? " selected target" : ""}`,
-        tabindex: "0", role: "button", "data-area": area.id, "aria-pressed": on ? "true" : "false",
-        "aria-label": `${area.id}, ${area.controller ? factionName(area.controller) : "uncontrolled"}${area.stronghold ? ", stronghold" : ""}${on ? ", contested" : ""}`,
-        onclick: pick, onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } }}),
-      s("text", {x: x.toFixed(1), y: (y - 12).toFixed(1), "text-anchor": "middle", class: "hex-label"}, area.id),
-      s("text", {x: x.toFixed(1), y: (y + 12).toFixed(1), "text-anchor": "middle", class: "hex-sub"},
-        (area.controller ? factionName(area.controller) : "—") + (area.stronghold ? " ♜" : "")),
-      on ? s("text", {x: x.toFixed(1), y: (y + 34).toFixed(1), "text-anchor": "middle", class: "hex-sub strong"}, "⚔ battle") : null));
-  }
-  return svg;
-}
-
-function unitTokens(side, label, pos, changed, redraw) {
+export function unitTokens(side, label, pos, changed, redraw) {
   const units = pos[side].units;
-  const faction = pos[side].faction;
   const list = h("ul", {class: "tokens", "aria-label": `${label}'s units`, dataset: {path: `${side}.units`}});
   if (!units.length) list.append(h("li", {class: "muted"}, "No units yet"));
   units.forEach((u, i) => {
@@ -451,79 +376,13 @@ function unitTokens(side, label, pos, changed, redraw) {
   });
   const adders = h("div", {class: "row token-adders"}, Object.entries(SHAPES).map(([cls, glyph]) =>
     smallButton(`${glyph} ${humanize(cls)}`, () => {
-      const n = units.filter((u) => u.class === cls).length + 1;
-      units.push({id: `${faction === "neutral" ? "Neutral" : factionName(faction)} ${cls} ${n}`, class: cls});
+      const taken = new Set(units.map((u) => u.id));
+      let n = 1;
+      while (taken.has(`${humanize(cls)} ${n}`)) n++;
+      units.push({id: `${humanize(cls)} ${n}`, class: cls});
       changed(); redraw();
     }, {"aria-label": `Add a ${cls} unit to the ${label.toLowerCase()}`, dataset: {add: `${side}-${cls}`}})));
   return [list, adders];
 }
 
-const battle = {
-  example: {
-    attacker: {faction: "uthuk", units: []},
-    defender: {faction: "daqan", stronghold: {strength: 2}, units: []},
-    ui_area: "Dawnsmoor",
-  },
-  derive(pos) {
-    return cleanBattle(pos);
-  },
-  render(el, pos, ctx) {
-    cleanBattle(pos);
-    const changed = () => { cleanBattle(pos); ctx.changed(); };
-    let view = null;
-    const areaPanel = live((redraw) => {
-      const area = contested(pos);
-      if (!area) return h("p", {class: "hint"}, "Tap the contested area on the map.");
-      return [
-        h("p", {class: "contested-line", id: "contested-line"}, `Battle in ${area.id}: `,
-          h("strong", {}, area.controller ? `${factionName(area.controller)} defend` : "neutral units defend"),
-          area.stronghold ? ` with a stronghold of strength ${area.stronghold.strength}${area.stronghold.damaged ? " (damaged side up)" : ""}.` : ", no stronghold."),
-        segmented(`Controller of ${area.id} (the defender)`, [...FACTIONS.map((f) => [f, factionName(f)]), [null, "Nobody (neutral)"]],
-          () => area.controller ?? null, (v) => { area.controller = v; changed(); redraw(); view.draw(); sides.draw(); }, {path: "defender.faction"}),
-        segmented(`Stronghold in ${area.id}`, [[false, "None"], [true, "Stronghold"]], () => !!area.stronghold, (v) => {
-          area.stronghold = v ? {strength: 2} : null; changed(); redraw(); view.draw();
-        }, {path: "defender.stronghold"}),
-        area.stronghold ? row(
-          stepper("Stronghold strength", () => area.stronghold.strength, (v) => { area.stronghold.strength = v; changed(); },
-                  {min: 0, max: 20, path: "defender.stronghold.strength", small: true}),
-          checkbox("Damaged side up", () => !!area.stronghold.damaged, (v) => {
-            if (v) area.stronghold.damaged = true; else delete area.stronghold.damaged;
-            changed(); redraw();
-          }, {path: "defender.stronghold.damaged"})) : null,
-      ];
-    });
-    view = live(() => [battleMap(pos, (id) => {
-      pos.ui_area = id; changed(); view.draw(); areaPanel.draw(); sides.draw();
-    }), h("p", {class: "hint"}, "Tap the area where the battle is fought. ♜ marks a stronghold.")], {class: "battle-map-wrap"});
-    const sides = live((redraw) => {
-      const att = pos.attacker;
-      const dfd = pos.defender;
-      const options = FACTIONS.filter((f) => f !== dfd.faction).map((f) => [f, factionName(f)]);
-      return h("div", {class: "battle-sides"},
-        h("div", {class: "side side-attacker"},
-          h("h4", {}, `Attacker: ${factionName(att.faction)}`),
-          segmented("Attacking faction", options, () => att.faction, (v) => { att.faction = v; changed(); redraw(); }, {path: "attacker.faction"}),
-          unitTokens("attacker", "Attacker", pos, changed, redraw),
-          segmented("Conquer order with the Supremacy bonus", [[true, "yes"], [false, "no"]], () => !!att.conquer_supremacy, (v) => {
-            if (v) att.conquer_supremacy = true; else delete att.conquer_supremacy;
-            changed();
-          }, {path: "attacker.conquer_supremacy"})),
-        h("div", {class: "side side-defender"},
-          h("h4", {}, `Defender: ${dfd.faction === "neutral" ? "neutral units" : factionName(dfd.faction)}`),
-          unitTokens("defender", "Defender", pos, changed, redraw),
-          dfd.faction !== "neutral" ? select("Defensive development in play", [[null, "none"], ...["reinforced-walls", "protective-wards", "hungry-spawn", "cursed-tomb"].map((d) => [d, humanize(d)])],
-            () => dfd.development ?? null, (v) => {
-              if (v === null) { delete dfd.development; delete dfd.use_development; } else { dfd.development = v; dfd.use_development = true; }
-              changed(); redraw();
-            }, {path: "defender.development"}) : null,
-          dfd.development ? segmented("The defender uses it", [[true, "yes"], [false, "no"]], () => dfd.use_development !== false, (v) => {
-            dfd.use_development = v; changed();
-          }, {path: "defender.use_development"}) : null));
-    });
-    el.append(h("div", {class: "rw-battle"},
-      panel("Map", view.el, areaPanel.el),
-      panel("Armies", sides.el)));
-  },
-};
-
-export const editors = {battle, mobilize};
+export const editors = {mobilize};
