@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from engine.core import Situation, load_situations, resolve
 from engine.errors import UnreadableInputError
-from engine.examples import EXAMPLES as EXAMPLE_ROOT
+from engine.examples import example_files
 from engine.runewars_miniatures.common import Formation
 from engine.runewars_miniatures.damage import casualties, spread_casualties
 
@@ -35,9 +35,10 @@ TOKEN = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
 
 def _files() -> list[Path]:
     found: list[Path] = []
-    for base in (SHARED / "examples", SHARED / "examples-new", EXAMPLE_ROOT):
+    for base in (SHARED / "examples", SHARED / "examples-new"):
         if base.is_dir():
-            found.extend(sorted(base.rglob("*.json")))
+            found.extend(sorted(base.glob("*/*.json")))
+    found.extend(example_files())
     return found
 
 
