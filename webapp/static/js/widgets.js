@@ -35,8 +35,10 @@ export function stepper(label, get, set, {min = null, max = null, path = "", hin
     input.removeAttribute("aria-invalid");
     set(parseInt(input.value, 10));
   });
+  // a typed number is sent as typed: one outside what the rules allow is refused by the engine, naming the
+  // field (issue 24: never clamped). Only the − / + buttons stop at the field's bounds.
   input.addEventListener("change", () => {
-    if (/^-?\d+$/.test(input.value.trim())) commit(clamp(parseInt(input.value, 10)));
+    if (/^-?\d+$/.test(input.value.trim())) commit(parseInt(input.value, 10));
   });
   const bump = (d) => () => {
     if (empty && input.value.trim() === "") commit(clamp(empty.start ?? 0));
