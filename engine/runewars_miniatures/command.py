@@ -56,7 +56,7 @@ class CommandPosition(OpenPosition):
     stun_spent: bool | None = maybe()
     immobilize_spent: bool | None = maybe()
     shift_purpose: Literal["reposition", "disengage"] | None = maybe()
-    engaged_enemies: int | None = maybe(ge=0, le=20)
+    engaged_enemies: int | None = maybe("How many enemy units the unit is engaged with (1 or more).", ge=1, le=20)
 
     @model_validator(mode="after")
     def _move_shows_speed(self) -> CommandPosition:
@@ -330,7 +330,7 @@ def _engaged_shift(pos: CommandPosition, out: CommandOutcome, trace: Trace, corp
                      options=("reposition", "disengage"), field="shift_purpose")
     elif purpose == "disengage":
         per = int(corpus.fact("rwm.73.4.b1", "panic_tokens_per_unit_disengaged_from"))
-        enemies = max(1, pos.engaged_enemies or 1)
+        enemies = pos.engaged_enemies or 1
         out.panic_tokens = per * enemies
         trace.step(f"Disengaging from {enemies} unit(s): the unit receives {per * enemies} panic token(s).",
                    "rwm.73.4", *(["rwm.73.4.b1"] if enemies > 1 else []))

@@ -57,9 +57,9 @@ class MoraleTestPosition(OpenPosition):
     unit: Unit
     opponent: str | None = maybe(title="Opponent (draws the cards)", max_length=80)
     panic_tokens_spent: int | None = maybe("Panic tokens the opponent spends from the unit before drawing.",
-                                           title="Panic tokens spent", le=20)
+                                           title="Panic tokens spent", ge=0, le=20)
     drawn: list[MoraleCardDrawn] | None = maybe(title="Morale cards drawn, in order", max_length=30)
-    chosen: int | None = maybe(title="Card resolved (index in drawn)", le=30)
+    chosen: int | None = maybe(title="Card resolved (index in drawn)", ge=0, le=30)
 
     @model_validator(mode="after")
     def _effect_names_severity(self) -> MoraleTestPosition:

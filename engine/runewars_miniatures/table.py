@@ -520,17 +520,15 @@ def _sizes(raw: TableSizes | None, need_band: bool, need_arc: bool) -> tuple[flo
                                        path="table.band")
         band = _positive(band, "table.band")
     elif band is not None:
-        band = _finite(band, "table.band")
-    if need_arc:
-        if arc is None:
-            raise UnreadableInputError("missing field 'arc_degrees' (the angle of the firing-arc lines)",
-                                       path="table.arc_degrees")
+        band = _positive(band, "table.band")  # refused even where nothing measures range: never ignored
+    if need_arc and arc is None:
+        raise UnreadableInputError("missing field 'arc_degrees' (the angle of the firing-arc lines)",
+                                   path="table.arc_degrees")
+    if arc is not None:
         value = arc
         arc = _finite(arc, "table.arc_degrees")
         if not 0 < arc < 90:
             raise UnreadableInputError(f"{value!r} must be between 0 and 90 (exclusive)", path="table.arc_degrees")
-    elif arc is not None:
-        arc = _finite(arc, "table.arc_degrees")
     return band, arc
 
 
