@@ -65,6 +65,12 @@ function optionWords(v) {
   return factionName(v) === v ? humanize(v) : factionName(v);
 }
 
+/** Return the words of an enum value: the schema's player-word label (x-enum-labels) when it has one. */
+function enumWords(schema, v) {
+  const labels = schema && schema["x-enum-labels"];
+  return labels && v !== null && Object.prototype.hasOwnProperty.call(labels, v) ? labels[v] : optionWords(v);
+}
+
 /** Return the part of `schema` reached through property `keys` ("[]" steps into an array's items), or null. */
 export function schemaAt(schema, ...keys) {
   let sc = schema;
@@ -132,7 +138,7 @@ export function field(schema, label, get, set, changed, path) {
   schema = schema || {};
   const inner = nullableInner(schema);
   if (inner && inner.enum && !schema.enum) {
-    const opts = [[null, "none"], ...inner.enum.map((v) => [v, optionWords(v)])];
+    const opts = [[null, "none"], ...inner.enum.map((v) => [v, enumWords(inner, v)])];
     if (opts.length <= 5) return segmented(label, opts, () => get() ?? null, set, {path});
     return select(label, opts, () => get() ?? null, set, {path});
   }
@@ -160,7 +166,7 @@ export function field(schema, label, get, set, changed, path) {
     return holder;
   }
   if (schema.enum) {
-    const opts = schema.enum.map((v) => [v, optionWords(v)]);
+    const opts = schema.enum.map((v) => [v, enumWords(schema, v)]);
     if (opts.length <= 4 && schema.enum.every((o) => typeof o === "string" || o === null)) {
       return segmented(label, opts, get, set, {path});
     }
