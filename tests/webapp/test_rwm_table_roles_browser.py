@@ -81,7 +81,7 @@ def test_dragging_or_tapping_the_defender_keeps_the_roles(browser: Any, live_ser
 
         _tap(page, defender)  # tap it to edit its name
         assert _roles(page, paths) == before, "tapping the defender changed the roles"
-        name = page.locator(".table-panels input[data-path$='.name']")
+        name = page.locator(".table-panels input[data-path$='name']")
         name.fill("Renamed Spearmen")
         assert _roles(page, paths) == before, "renaming the defender changed the roles"
         label = page.locator(f"[data-testid='table-svg'] [data-unit='{defender}'] .unit-label").text_content()

@@ -377,7 +377,7 @@ function tableBoard(pos, ctx, onChange, onSelect) {
                       "data-player": u.player, "data-front": JSON.stringify(u.front), "data-facing": String(u.facing),
                       "data-formation": JSON.stringify(u.formation ?? null), "data-tray": JSON.stringify(u.tray ?? null),
                       "data-files": JSON.stringify(u.files ?? null), "data-ranks": JSON.stringify(u.ranks ?? null),
-                      "data-type": u.type ?? "", "data-name": u.name ?? "", "data-role": roles.join(", "),
+                      "data-type": JSON.stringify(u.type ?? null), "data-name": JSON.stringify(u.name ?? null), "data-role": roles.join(", "),
                       "aria-label": `${unitLabel(pos, u)} (${u.player})${roles.length ? `, ${roles.join(" and ")}` : ""}, facing ${round(u.facing, 1)}°, at ${round(u.front[0], 2)}, ${round(u.front[1], 2)}`});
     for (const t of trays(u)) g.append(s("polygon", {class: "tray", points: pointsAttr(t), fill: color}));
     const half = (ranksOf(u)[0].length * trayOf(u).w) / 2;
@@ -441,6 +441,8 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     e.preventDefault();
     state.dragging = true;
     select_(pos, u.id);  // dragging selects the unit for the Units panel; it never changes a role
+    const own = svg.querySelector(`[data-unit="${CSS.escape(u.id)}"]`);
+    if (own && document.activeElement !== own) own.focus({preventScroll: true});  // focus follows the selection
     const start = toWorld(e), front0 = [...u.front], facing0 = u.facing;
     let moved = false;
     const move = (ev) => {
@@ -757,7 +759,8 @@ const RESULTS = [["hit", "Hits"], ["mortal_strike", "Mortal strikes"], ["accurac
 function attackFromTable(pos) {
   const t = lastTable ? copy(lastTable) : copy(EXAMPLE_TABLE);
   const units = t.units;
-  const first = units[0], enemy = units.find((u) => u.player !== first?.player) || units[1];
+  // the attacker and the defender are never of one army: with no enemy on the table, the defender is left to choose
+  const first = units[0], enemy = units.find((u) => u.player !== first?.player);
   return {
     // the example table has no melee: its archers shoot at the Spearmen
     game: pos.game, situation: "attack", attack_type: lastTable ? pos.attack_type || "melee" : "ranged", ...t,
