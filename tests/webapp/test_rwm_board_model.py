@@ -102,7 +102,8 @@ class RwmTable:
             pos["attack_type"] = json.loads(page.locator("[data-path='attack_type'] input:checked").input_value())
             pos.setdefault("attacker", {})
             for key in ("defense", "wound_threshold", "figures_per_tray"):
-                pos.setdefault("defender", {})[key] = int(page.locator(f"[data-path='defender.{key}'] input").input_value())
+                text = page.locator(f"[data-path='defender.{key}'] input").input_value()
+                pos.setdefault("defender", {})[key] = int(text)
             pos["results"] = {k: int(page.locator(f"[data-path='results.{k}'] input").input_value())
                               for k in ("hit", "mortal_strike", "accuracy", "morale", "surge")}
         return pos
@@ -198,7 +199,8 @@ class RwmTable:
             return False
         self._tap(uid)
         if rng.random() < 0.5:
-            page.get_by_role("button", name=f"Turn the selected unit 15 degrees {rng.choice(['left', 'right'])}").click()
+            way = rng.choice(["left", "right"])
+            page.get_by_role("button", name=f"Turn the selected unit 15 degrees {way}").click()
         else:
             page.locator(f"{SVG} [data-unit='{uid}']").focus()
             page.keyboard.press(rng.choice(["r", "Shift+R"]))
@@ -259,7 +261,8 @@ class RwmTable:
 
     def set_size(self, page: Any, rng: random.Random) -> bool:
         key = rng.choice(["band", "arc_degrees"])
-        value = rng.choice(["3", "2.5", "4", "-3", "45", "30", "120"] if key == "arc_degrees" else ["3", "2.5", "4", "-3"])
+        values = ["45", "30", "120", "-3"] if key == "arc_degrees" else ["3", "2.5", "4", "-3"]
+        value = rng.choice(values)
         page.locator(f"input[data-path='table.{key}']").fill(value)
         return True
 

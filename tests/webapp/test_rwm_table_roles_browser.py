@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from boardplay import ask
 pytestmark = pytest.mark.browser
 
 GAME = "runewars-miniatures"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
 def _open(browser: Any, base: str, width: int = 1366, height: int = 900) -> tuple[Any, Any, list[str]]:
@@ -131,6 +133,26 @@ def test_selecting_a_unit_on_a_table_tab_keeps_the_roles(browser: Any, live_serv
         if len(paths) == 2:
             page.click("[data-role-swap]")
             assert _roles(page, paths) == {paths[0]: before[paths[1]], paths[1]: before[paths[0]]}
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_screenshot_of_a_table_ruling_with_its_reading(browser: Any, live_server: str, width: int) -> None:
+    context, page, errors = _open(browser, live_server, width, 900 if width > 500 else 844)
+    try:
+        page.click("#tab-attack")
+        page.get_by_text("From the table", exact=True).click()
+        page.wait_for_selector("[data-testid='table-svg'] [data-unit]")
+        page.fill("[data-path='results.hit'] input", "2")
+        _sent, ruling = ask(page)
+        assert page.locator("#ruling .reading").count() == 1
+        for line in ruling["reading"]:
+            assert line in page.inner_text("#ruling")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#ruling").screenshot(path=str(SHOTS / f"rwm-table-ruling-{width}.png"))
+        page.screenshot(path=str(SHOTS / f"rwm-table-board-{width}.png"), full_page=True)
     finally:
         context.close()
     assert not errors, errors
