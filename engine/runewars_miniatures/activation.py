@@ -34,6 +34,18 @@ class ActivationPosition(OpenPosition):
     first_player: Name
     units: list[Unit] = Field(max_length=60)
 
+
+    def reading(self) -> list[str]:
+        """Return who is first player and each player's units with the initiative of their chosen action."""
+        out = [f"First player: {self.first_player}."]
+        players = list(dict.fromkeys([self.first_player, *(u.player for u in self.units)]))
+        for player in players:
+            units = [u for u in self.units if u.player == player]
+            if units:
+                out.append(f"{player}: " + ", ".join(
+                    f"{u.name} (initiative {u.initiative})" if u.initiative is not None
+                    else f"{u.name} (no action chosen)" for u in units) + ".")
+        return out
     @model_validator(mode="after")
     def _two_players(self) -> ActivationPosition:
         others = list(dict.fromkeys(u.player for u in self.units if u.player != self.first_player))

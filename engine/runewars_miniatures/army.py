@@ -34,6 +34,7 @@ from engine.runewars_miniatures.common import (
     faction_name,
     nullable,
     plural,
+    possessive,
 )
 
 
@@ -97,6 +98,23 @@ class ArmyPosition(OpenPosition):
     points_limit: int | None = maybe(ge=0, le=5000)
     faction: Faction | None = maybe()
     units: list[ArmyUnit] = Field(max_length=60)
+
+    def reading(self) -> list[str]:
+        """Return the army's faction and points limit, then each unit with its cost and upgrades."""
+        head = faction_name(self.faction) + " army" if self.faction else "Army of no stated faction"
+        out = [f"{head}, points limit {self.points_limit if self.points_limit is not None else 'not stated'}."]
+        for u in self.units:
+            facts = [faction_name(u.faction)] if u.faction and u.faction != self.faction else []
+            facts += [w for w in (u.type, "unique" if u.unique else "") if w]
+            facts += [plural(u.trays, "tray"), f"{u.cost} points"]
+            if u.icons:
+                facts.append("upgrade icons " + ", ".join(u.icons))
+            cards = ", ".join(f"{c.name} ({c.icon}, {c.cost})" for c in u.cards)
+            text = f"{u.name}: " + ", ".join(facts) + (f"; upgrades {cards}" if cards else "")
+            if u.army_rules_met is not None:
+                text += f"; the players agree its own army rule {'is' if u.army_rules_met else 'is not'} met"
+            out.append(text + ".")
+        return out
 
 
 class ArmyOutcome(Outcome):
@@ -219,18 +237,18 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
 def _army_rules(unit: ArmyUnit, trace: Trace, index: int) -> None:
     """Record a character card's own army rule: applied by the players, asked when not stated."""
     if unit.army_rules:
-        trace.step(f"{unit.name}'s card changes what the army may contain; its own rules take priority over "
+        trace.step(f"{possessive(unit.name)} card changes what the army may contain; its own rules take priority over "
                    f"army building and are not applied here: {unit.army_rules}",
                    "rwm.army-building.characters", "rwm.golden-rules.2")
         if unit.army_rules_met is None:
-            trace.decide("players", f"whether this army meets {unit.name}'s own army rule (true or false)",
+            trace.decide("players", f"whether this army meets {possessive(unit.name)} own army rule (true or false)",
                          "rwm.army-building.characters", options=(True, False),
                          field=f"units[{index}].army_rules_met")
         elif unit.army_rules_met:
-            trace.step(f"The players agree that the army meets {unit.name}'s own army rule.",
+            trace.step(f"The players agree that the army meets {possessive(unit.name)} own army rule.",
                        "rwm.army-building.characters")
         else:
-            trace.violate(f"the army does not meet {unit.name}'s own army rule: {unit.army_rules}",
+            trace.violate(f"the army does not meet {possessive(unit.name)} own army rule: {unit.army_rules}",
                           "rwm.army-building.characters")
 
 

@@ -33,6 +33,7 @@ from engine.runewars_miniatures.common import (
     keyword_instances,
     keyword_value,
     plural,
+    possessive,
 )
 from engine.runewars_miniatures.damage import (
     Casualties,
@@ -247,6 +248,12 @@ def _summary(pos: AttackPosition, out: AttackOutcome, trace: Trace) -> str:
                 f"{_verb(d_name, 'is')} destroyed{ally_text}{_open_choices(trace)}.")
     lose = (plural(figures, "figure") + (f" ({plural(trays, 'tray')})" if trays else "")) if figures \
         else "no figure"
+    if any(d.field == "attacker.wound_assignment" for d in trace.decisions):
+        empties = f" and empties {plural(trays, 'tray')}" if trays else ""
+        # which figures take the wounds is still open: the figures and trays lost are not settled yet
+        return (f"{d_cap} {_verb(d_name, 'suffers')} {plural(wounds, 'wound')} ({numbers}) and {morale}"
+                f"{ally_text}{_open_choices(trace)} (finishing each figure and tray first removes "
+                f"{plural(figures or 0, 'figure')}{empties}).")
     return (f"{d_cap} {_verb(d_name, 'loses')} {lose} to {plural(wounds, 'wound')} ({numbers}) and {morale}"
             f"{ally_text}{_open_choices(trace)}.")
 
@@ -263,12 +270,18 @@ def _profile(pos: AttackPosition, trace: Trace) -> None:
                    "rwm.10.1", PROFILE_RULE[kind])
 
 
+def _the_icons(n: int) -> str:
+    """Return "the accuracy icon" / "the 2 accuracy icons"."""
+    return "the accuracy icon" if n == 1 else f"the {n} accuracy icons"
+
+
 def _panic_tokens(pos: AttackPosition, trace: Trace) -> int:
     """The defender's panic tokens the attacker spends (not more than it has): return how many."""
     spent = pos.panic_tokens_spent or 0
     have = pos.defender.panic_tokens
     if not can_spend_panic(spent, have):
-        trace.violate(f"{spent} panic token(s) to spend, but {pos.defender.name or 'the defender'} has only {have}",
+        trace.violate(f"{plural(spent, 'panic token')} to spend, but "
+                      f"{pos.defender.name or 'the defender'} has only {have}",
                       can_spend_panic)
     return spent
 
@@ -281,7 +294,7 @@ def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus)
     a_name, d_name = att.name or "the attacker", pos.defender.name or "the defender"
     extra = out.extra_dice = flanking_dice(flanking, corpus)
     if flanking:
-        trace.step(f"Roll dice: {a_name}'s front edge touches a side or the back edge of {d_name}, so it is "
+        trace.step(f"Roll dice: {possessive(a_name)} front edge touches a side or the back edge of {d_name}, so it is "
                    f"flanking and adds {plural(extra, 'extra die', 'extra dice')} to its roll.", "rwm.10.3",
                    flanking_dice)
         if att.flanking_die is None:
@@ -366,16 +379,18 @@ def _accuracy(pos: AttackPosition, trace: Trace) -> None:
         trace.step("Assign accuracy: no accuracy icon was rolled.", "rwm.10.7")
         return
     if not upgrades:
-        trace.step(f"Assign accuracy: {d_name} has no figure upgrade, so the {accuracy} accuracy icon(s) "
-                   f"have no effect.", "rwm.10.7.b3", "rwm.2.3")
+        trace.step(f"Assign accuracy: {d_name} has no figure upgrade, so {_the_icons(accuracy)} "
+                   f"{'has' if accuracy == 1 else 'have'} no effect.", "rwm.10.7.b3", "rwm.2.3")
         return
-    trace.step(f"Assign accuracy: the attacker assigns {accuracy} accuracy icon(s) to {d_name}'s figure "
+    trace.step(f"Assign accuracy: the attacker assigns {plural(accuracy, 'accuracy icon')} to "
+               f"{possessive(d_name)} figure "
                f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
                f"count below follows the ordinary figures of the backmost rank.", "rwm.10.7", "rwm.10.7.b1")
     assigned = pos.attacker.accuracy_assigned
     if assigned is None:
-        trace.decide("attacker", f"which of the {upgrades} figure upgrade(s) get the {accuracy} accuracy "
-                                 "icon(s) (name them)", "rwm.2.1", "rwm.2.2", field="attacker.accuracy_assigned")
+        trace.decide("attacker", f"which of the {plural(upgrades, 'figure upgrade')} "
+                                 f"{'gets' if accuracy == 1 else 'get'} {_the_icons(accuracy)} (name them)",
+                     "rwm.2.1", "rwm.2.2", field="attacker.accuracy_assigned")
     else:
         trace.step(f"The attacker assigns the accuracy to {', '.join(assigned) or 'no figure upgrade'}.",
                    "rwm.2.1", "rwm.2.2")
@@ -499,7 +514,9 @@ def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d
     out.wound_tokens = hurt.wound_tokens
     lost = ""
     if hurt.wounds_ignored:
-        lost = f"; {hurt.wounds_ignored} more wound(s) find no figure left and are lost"
+        lost = (f"; {plural(hurt.wounds_ignored, 'more wound')} "
+                f"{'finds' if hurt.wounds_ignored == 1 else 'find'} no figure left and "
+                f"{'is' if hurt.wounds_ignored == 1 else 'are'} lost")
     tokens = (f"; {plural(hurt.wound_tokens, 'wound token')} marks the figure left wounded"
               if hurt.wound_tokens else "")
     how = {"spread": " The attacker spreads the wounds over as many figures and trays as he can.",

@@ -12,16 +12,18 @@ from typing import Annotated, Literal
 
 from pydantic import model_validator
 
-from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
 from engine.runewars_miniatures.common import (
     EdgeKind,
     Game,
     KeywordX,
     Name,
     Ranks,
+    formation_words,
+    plural,
 )
 from engine.runewars_miniatures.contact import CornerEdges
-from engine.runewars_miniatures.table import Id, TableSizes, Terrains, Units
+from engine.runewars_miniatures.table import Id, TableSizes, Terrains, Units, table_reading, unit_name
 
 
 class TableProof(Outcome):
@@ -75,8 +77,12 @@ class TableRefusal(Outcome):
     overlaps: list[list[str]] | None = Field(None, exclude_if=lambda v: v is None)
 
 
-AttackType = Literal["melee", "ranged"]
+AttackType = Annotated[Literal["melee", "ranged"],
+                       Field(json_schema_extra=labelled({"melee": "Melee", "ranged": "Ranged"}))]
+DieColour = Annotated[Literal["blue", "red"], Field(json_schema_extra=labelled({"blue": "Blue die", "red": "Red die"}))]
 Count = Annotated[int, Field(ge=0, le=99)]
+WOUND_WORDS = {"concentrate": "Finish each figure and tray first", "spread": "Spread the wounds out"}
+WoundAssignment = Annotated[Literal["concentrate", "spread"], Field(json_schema_extra=labelled(WOUND_WORDS))]
 
 
 class Attacker(Model):
@@ -92,7 +98,7 @@ class Attacker(Model):
     brutal: KeywordX | None = maybe()
     precise: KeywordX | None = maybe()
     flanking: bool | None = maybe()
-    flanking_die: Literal["blue", "red"] | None = maybe()
+    flanking_die: DieColour | None = maybe()
     flanked_by_defender: bool | None = maybe()
     engaged: bool | None = maybe()
     range: int | None = maybe(ge=1, le=99)
@@ -103,7 +109,7 @@ class Attacker(Model):
     dice_removed: int | None = maybe(ge=0, le=30)
     surge_abilities: Annotated[list[Name], Field(max_length=20)] | None = maybe()
     accuracy_assigned: Annotated[list[Name], Field(max_length=30)] | None = maybe()
-    wound_assignment: Literal["concentrate", "spread"] | None = maybe()
+    wound_assignment: WoundAssignment | None = maybe()
     morale_card: Name | None = maybe()
 
 
@@ -153,6 +159,10 @@ class AttackPosition(OpenPosition):
     terrain: Terrains | None = maybe()
     corner_edges: CornerEdges | None = maybe()
 
+
+    def reading(self) -> list[str]:
+        """Return the attack in a player's words: the two units with what counts, the dice and the choices."""
+        return attack_reading(self)
     @model_validator(mode="after")
     def _stated_or_on_the_table(self) -> AttackPosition:
         if self.units is None:
@@ -213,5 +223,90 @@ class AttackOutcome(Outcome):
     from_table: AnyProof | None = Field(None, exclude_if=_absent)
 
 
+
+def _keyword(name: str, raw: int | list[int] | None) -> str:
+    if raw is None or raw == 0 or raw == []:
+        return ""
+    total = raw if isinstance(raw, int) else sum(raw)
+    return f"{name} {total}"
+
+
+def _army(pos: AttackPosition, uid: str | None) -> str:
+    """Return " (Daqan)": the army of a unit on the table ("" for a stated attack)."""
+    player = next((u.player for u in pos.units or [] if u.id == uid), None)
+    return f" ({player})" if player else ""
+
+
+def _attacker_words(pos: AttackPosition, names: dict[str, str]) -> str:
+    att = pos.attacker
+    name = names.get(att.unit or "", "") if pos.units is not None else ""
+    name = name or att.name or "the attacker"
+    name += _army(pos, att.unit)
+    parts = [f"{pos.attack_type} attack"]
+    if pos.units is None:
+        parts.insert(0, formation_words(att.ranks or []))
+        if pos.attack_type == "melee":
+            edge = att.contacted_edge or (" and ".join(att.contacted_edges) if att.contacted_edges else None)
+            parts.append(f"touching with its {edge or 'front'} edge" + (", flanking" if att.flanking else "")
+                         + (", flanked by the defender" if att.flanked_by_defender else ""))
+            if att.engaged is False:
+                parts.append("not engaged with the defender")
+        else:
+            parts.append(f"at range {att.range}")
+            parts += [w for w, on in (("engaged", att.engaged), ("no line of sight", att.line_of_sight is False),
+                                      ("target outside its firing arc", att.in_firing_arc is False)) if on]
+    parts += [k for k in (_keyword("Brutal", att.brutal), _keyword("Precise", att.precise)) if k]
+    if att.dice is not None:
+        parts.append(f"{att.dice} dice in its profile")
+    return f"Attacker: {name}, " + ", ".join(parts) + "."
+
+
+def _defender_words(pos: AttackPosition, names: dict[str, str]) -> str:
+    dfd = pos.defender
+    name = names.get(dfd.unit or "", "") if pos.units is not None else ""
+    name = name or dfd.name or "the defender"
+    name += _army(pos, dfd.unit)
+    parts = [] if pos.units is not None or not dfd.ranks else [formation_words(dfd.ranks)]
+    if dfd.figures_per_tray is not None:
+        parts.append(plural(dfd.figures_per_tray, "figure") + " per tray")
+    parts.append(f"defense {dfd.defense}")
+    mods = [m for m in [dfd.defend_modifier or 0, *(dfd.defense_modifiers or [])] if m]
+    if mods:
+        parts.append("modifiers " + ", ".join(f"{m:+d}" for m in mods))
+    parts.append(f"wound threshold {dfd.wound_threshold or 1}")
+    if dfd.figure_upgrades:
+        parts.append(plural(dfd.figure_upgrades, "figure upgrade"))
+    if dfd.panic_tokens:
+        parts.append(plural(dfd.panic_tokens, "panic token"))
+    if dfd.engaged_with_allies:
+        parts.append("engaged with " + ", ".join(dfd.engaged_with_allies))
+    return f"Defender: {name}, " + ", ".join(parts) + "."
+
+
+def attack_reading(pos: AttackPosition) -> list[str]:
+    """Return an attack in a player's words (CONTRACT 0.3 ``reading``)."""
+    names = {u.id: unit_name(u, i) for i, u in enumerate(pos.units or [])}
+    out = [_attacker_words(pos, names), _defender_words(pos, names)]
+    res = pos.results
+    rolled = [plural(n, word) for n, word in ((res.hit, "hit"), (res.mortal_strike, "mortal strike"),
+                                              (res.accuracy, "accuracy icon"), (res.morale, "morale icon"),
+                                              (res.surge, "surge")) if n]
+    out.append(f"Rolled: {', '.join(rolled)}." if rolled else "Rolled: no icon.")
+    att = pos.attacker
+    chosen = [f"{plural(pos.panic_tokens_spent, 'panic token')} spent" if pos.panic_tokens_spent else "",
+              f"flanking die {att.flanking_die}" if att.flanking_die else "",
+              f"surge abilities {', '.join(att.surge_abilities)}" if att.surge_abilities else "",
+              f"accuracy on {', '.join(att.accuracy_assigned)}" if att.accuracy_assigned else "",
+              WOUND_WORDS[att.wound_assignment].lower() if att.wound_assignment else "",
+              f"morale card {att.morale_card}" if att.morale_card else ""]
+    if any(chosen):
+        out.append("Chosen: " + "; ".join(c for c in chosen if c) + ".")
+    if pos.units is not None:
+        ranged = pos.attack_type == "ranged"
+        out += table_reading(pos.table, pos.units, pos.terrain, band=ranged, arc=ranged)
+    return out
+
+
 __all__ = ["AlliedTest", "AnyProof", "AttackOutcome", "AttackPosition", "AttackType", "Attacker", "Count", "Defender",
-           "MeleeProof", "OverlapProof", "RangedProof", "Rerolls", "Results", "TableProof", "TableRefusal"]
+           "MeleeProof", "OverlapProof", "RangedProof", "Rerolls", "Results", "TableProof", "TableRefusal",
+           "attack_reading"]

@@ -9,13 +9,13 @@ engaged), ``rwm.15.1``/``rwm.15.2`` and ``rwm.14.2`` (canceling), ``rwm.12.1.b2`
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
 from engine.runewars_miniatures.common import GAME, ActionIcon, Game, ModifierIcon, Stance, plural
 
 Template = Literal["straight", "turn", "wheel"]
@@ -23,6 +23,8 @@ MOVES = ("march", "shift")
 MOVEMENT_MODIFIERS = ("turn", "wheel", "charge", "turning-charge")
 TEMPLATES: dict[str, Template] = {"turn": "turn", "turning-charge": "turn", "wheel": "wheel"}
 ATTACKS = ("melee", "ranged")
+ShiftPurpose = Annotated[Literal["reposition", "disengage"],
+                         Field(json_schema_extra=labelled({"reposition": "Reposition", "disengage": "Disengage"}))]
 
 
 class Action(Model):
@@ -55,9 +57,34 @@ class CommandPosition(OpenPosition):
     max_template_speed: int | None = maybe(ge=1, le=9)
     stun_spent: bool | None = maybe()
     immobilize_spent: bool | None = maybe()
-    shift_purpose: Literal["reposition", "disengage"] | None = maybe()
-    engaged_enemies: int | None = maybe(ge=0, le=20)
+    shift_purpose: ShiftPurpose | None = maybe()
+    engaged_enemies: int | None = maybe("How many enemy units the unit is engaged with (1 or more).", ge=1, le=20)
 
+
+    def reading(self) -> list[str]:
+        """Return the revealed action and modifier, and the unit's situation."""
+        act, mod = self.action, self.modifier
+        out = [f"Action: {act.stance} {act.icon}" + (f", speed {act.speed}" if act.speed is not None else "")
+               + (f", initiative {act.initiative}" if act.initiative is not None else "") + "." if act
+               else "Action: none."]
+        if mod:
+            extra = [f"speed {mod.speed:+d}" if mod.speed is not None else "",
+                     f"value {mod.value}" if mod.value is not None else "",
+                     f"bonus action {mod.bonus_action}" if mod.bonus_action else ""]
+            out.append(f"Modifier: {mod.stance} {mod.icon.replace('-', ' ')}"
+                       + "".join(f", {x}" for x in extra if x) + ".")
+        else:
+            out.append("Modifier: none.")
+        state = ["engaged" + (f" with {plural(self.engaged_enemies, 'enemy unit')}" if self.engaged_enemies else "")
+                 if self.engaged else "not engaged" if self.engaged is False else "",
+                 f"largest speed on its movement template {self.max_template_speed}" if self.max_template_speed
+                 else "", "a stun token spent" if self.stun_spent else "",
+                 "an immobilize token spent" if self.immobilize_spent else "",
+                 f"the shift {'disengages' if self.shift_purpose == 'disengage' else 'repositions'} it"
+                 if self.shift_purpose else ""]
+        if any(state):
+            out.append("The unit: " + "; ".join(x for x in state if x) + ".")
+        return out
     @model_validator(mode="after")
     def _move_shows_speed(self) -> CommandPosition:
         act = self.action
@@ -330,9 +357,10 @@ def _engaged_shift(pos: CommandPosition, out: CommandOutcome, trace: Trace, corp
                      options=("reposition", "disengage"), field="shift_purpose")
     elif purpose == "disengage":
         per = int(corpus.fact("rwm.73.4.b1", "panic_tokens_per_unit_disengaged_from"))
-        enemies = max(1, pos.engaged_enemies or 1)
+        enemies = pos.engaged_enemies or 1
         out.panic_tokens = per * enemies
-        trace.step(f"Disengaging from {enemies} unit(s): the unit receives {per * enemies} panic token(s).",
+        trace.step(f"Disengaging from {plural(enemies, 'enemy unit')}: the unit receives "
+                   f"{plural(per * enemies, 'panic token')}.",
                    "rwm.73.4", *(["rwm.73.4.b1"] if enemies > 1 else []))
 
 

@@ -13,19 +13,43 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
 
 from engine.core import rule
-from engine.model import refuse
+from engine.model import labelled, refuse
 
 GAME = "runewars-miniatures"
 Game = Literal["runewars-miniatures"]
 Name = Annotated[str, Field(max_length=200)]
 """A unit's, card's or player's name as the position gives it (shown back as text)."""
-UnitType = Literal["infantry", "cavalry", "siege"]
-UpgradeIcon = Literal["artifact", "champion", "equipment", "heavy", "heraldry", "music", "training", "unique"]
-ActionIcon = Literal["march", "shift", "reform", "melee", "ranged", "rally", "skill"]
-ModifierIcon = Literal["turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus"]
-Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
-Stance = Annotated[str, Field(min_length=1, max_length=40)]
-EdgeKind = Literal["front", "side", "rear"]
+FACTION_NAMES = {"daqan": "Daqan", "elves": "Latari Elves", "uthuk": "Uthuk Y'llan", "waiqar": "Waiqar"}
+"""The factions as the books print them."""
+
+
+def _words(*keys: str, **special: str) -> dict[str, str]:
+    """Return player-word labels of vocabulary keys: ``turning-charge`` -> ``Turning charge`` unless *special*."""
+    return {k: special.get(k.replace("-", "_"), k.replace("-", " ").replace("_", " ").capitalize()) for k in keys}
+
+
+UnitType = Annotated[Literal["infantry", "cavalry", "siege"],
+                     Field(json_schema_extra=labelled(_words("infantry", "cavalry", "siege")))]
+UpgradeIcon = Annotated[Literal["artifact", "champion", "equipment", "heavy", "heraldry", "music", "training",
+                                "unique"],
+                        Field(json_schema_extra=labelled(_words("artifact", "champion", "equipment", "heavy",
+                                                                "heraldry", "music", "training", "unique")))]
+ActionIcon = Annotated[Literal["march", "shift", "reform", "melee", "ranged", "rally", "skill"],
+                       Field(json_schema_extra=labelled(_words("march", "shift", "reform", "melee", "ranged",
+                                                               "rally", "skill", melee="Melee attack",
+                                                               ranged="Ranged attack")))]
+ModifierIcon = Annotated[Literal["turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus"],
+                         Field(json_schema_extra=labelled(_words("turn", "wheel", "charge", "turning-charge",
+                                                                 "defend", "enhance", "bonus",
+                                                                 bonus="Bonus action")))]
+Faction = Annotated[Literal["daqan", "elves", "uthuk", "waiqar"], Field(json_schema_extra=labelled(FACTION_NAMES))]
+Stance = Annotated[Literal["blue", "green", "red", "yellow", "white"],
+                   Field(description="The colour of the icon; white is neutral and matches any stance.",
+                         json_schema_extra=labelled(_words("blue", "green", "red", "yellow", "white",
+                                                           white="White (neutral)")))]
+EdgeKind = Annotated[Literal["front", "side", "rear"],
+                     Field(json_schema_extra=labelled(_words("front", "side", "rear", front="Front edge",
+                                                             side="A side edge", rear="Rear edge")))]
 
 
 def _int_in(value: Any, lo: int, hi: int, at: int | None = None) -> int:
@@ -74,9 +98,6 @@ def nullable(description: str | None = None, *, title: str | None = None) -> Any
     return Field(None, description=description, title=title, json_schema_extra=_no_default)
 
 
-FACTION_NAMES = {"daqan": "Daqan", "elves": "Elves", "uthuk": "Uthuk", "waiqar": "Waiqar"}
-
-
 def faction_name(key: str | None) -> str:
     """Return a faction as printed (``daqan`` -> ``Daqan``)."""
     return FACTION_NAMES.get(key or "", key or "")
@@ -85,6 +106,43 @@ def faction_name(key: str | None) -> str:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """Return ``1 tray`` / ``2 trays``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def possessive(name: str) -> str:
+    """Return a name's possessive as a judge writes it: ``Spearmen's``, ``Reanimate Archers'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def tokens(n: int, word: str = "panic token") -> str:
+    """Return ``no panic token`` / ``1 panic token`` / ``2 panic tokens``."""
+    return f"no {word}" if n == 0 else plural(n, word)
+
+
+def lie(n: int, word: str = "tray") -> str:
+    """Return ``no tray lies`` / ``1 tray lies`` / ``2 trays lie``."""
+    return f"no {word} lies" if n == 0 else f"{plural(n, word)} {'lies' if n == 1 else 'lie'}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """Return "A", "A and B", "A, B and C" ("" for none)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def formation_words(ranks: Sequence[int]) -> str:
+    """Return a formation in words: "1 tray", "3 trays in 1 rank", "2 ranks of 3 trays", "3-3-2 (2 ranks of 3
+    and a back rank of 2)"."""
+    if not ranks:
+        return "no tray"
+    front = ranks[0]
+    full = [r for r in ranks if r == front]
+    if len(ranks) == 1:
+        return plural(front, "tray") if front == 1 else f"{plural(front, 'tray')} in 1 rank"
+    if len(full) == len(ranks):
+        return f"{plural(len(ranks), 'rank')} of {plural(front, 'tray')}"
+    return (f"{plural(len(full), 'rank')} of {plural(front, 'tray')} and a back rank of "
+            f"{plural(ranks[-1], 'tray')}")
 
 
 def article(word: str) -> str:

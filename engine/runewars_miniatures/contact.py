@@ -22,7 +22,7 @@ from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, maybe, refuse
-from engine.runewars_miniatures.common import GAME, EdgeKind, Game
+from engine.runewars_miniatures.common import GAME, EdgeKind, Game, plural, possessive
 from engine.runewars_miniatures.table import (
     EDGE_KINDS,
     EPS,
@@ -44,6 +44,8 @@ from engine.runewars_miniatures.table import (
     read_table,
     seg_distance,
     sub,
+    table_reading,
+    unit_name,
 )
 
 CornerEdges = Annotated[dict[str, Annotated[dict[str, EdgeKind], Field(max_length=40)]], Field(max_length=40)]
@@ -57,6 +59,16 @@ class ContactPosition(TablePosition):
     situation: Literal["contact"]
     corner_edges: CornerEdges | None = maybe()
 
+
+    def reading(self) -> list[str]:
+        """Return the table in a player's words, and the corner contacts already answered."""
+        out = table_reading(self.table, self.units, self.terrain)
+        names = {u.id: unit_name(u, i) for i, u in enumerate(self.units)}
+        for a_id, inner in (self.corner_edges or {}).items():
+            for b_id, edge in inner.items():
+                out.append(f"Corner contact answered: {names.get(a_id, a_id)} counts its {edge} edge as touching "
+                           f"{names.get(b_id, b_id)}.")
+        return out
     @model_validator(mode="after")
     def _known_ids(self) -> ContactPosition:
         if len(self.units) < 2:
@@ -318,11 +330,11 @@ def _pair_steps(table: Table, res: ContactResult, a_id: str, b_id: str, trace: T
                            "which edge is contacted then.", "rwm.34.3", "rwm.34.3.b1")
             else:
                 trace.step(f"{me.label} touches {other.label} only with a tray corner lying on "
-                           f"{other.label}'s edge: its contacted edge is the edge {other.label} would square "
+                           f"{possessive(other.label)} edge: its contacted edge is the edge {other.label} would square "
                            f"up to (ruler count of 77.2): {_edges_text(kinds)}.", "rwm.34.3.b1",
                            "rwm.41.1.b1", "rwm.77.2")
         else:
-            trace.step(f"{me.label}'s contacted edge with {other.label}: {_edges_text(kinds)}.", "rwm.34.3",
+            trace.step(f"{possessive(me.label)} contacted edge with {other.label}: {_edges_text(kinds)}.", "rwm.34.3",
                        "rwm.87.2.b1")
     _flank_steps(a, b, ea, eb, res, trace)
 
@@ -333,14 +345,15 @@ def _flank_steps(a: Unit, b: Unit, ea: list[str] | None, eb: list[str] | None, r
     """Who of an engaged pair flanks the other (a front edge on a side or back edge)."""
     for x, y in ((a, b), (b, a)):
         if [x.id, y.id] in res.flanking:
-            trace.step(f"{x.label}'s front edge touches the "
+            trace.step(f"{possessive(x.label)} front edge touches the "
                        f"{' and '.join(res.contacted_edges[y.id][x.id] or ['undecided'])} edge of "
                        f"{y.label}: {x.label} is flanking {y.label}.", "rwm.41.1")
     if any(p in res.flanking for p in ([a.id, b.id], [b.id, a.id])):
         return
     fronts = [k for k in (ea, eb) if k and "front" in k]
     if not fronts:
-        trace.step(f"Neither {a.label}'s nor {b.label}'s front edge is a contacted edge: neither is "
+        trace.step(f"Neither {possessive(a.label)} nor {possessive(b.label)} front edge is a contacted "
+                   f"edge: neither is "
                    "flanking the other.", "rwm.41.2", "rwm.41.1")
     elif ea and eb and "front" in ea and "front" in eb:
         trace.step(f"{a.label} and {b.label} touch front edge to front edge: neither is flanking.", "rwm.41.1")
@@ -380,5 +393,6 @@ def _summary(table: Table, res: ContactResult) -> str:
     pairs = "; ".join(f"{table.label(a)} with {table.label(b)}" for a, b in res.engaged)
     flank = ("; " + ", ".join(f"{table.label(a)} is flanking {table.label(b)}" for a, b in res.flanking)
              if res.flanking else "; nobody is flanking")
-    open_ = f" ({len(res.pending)} corner contact(s) wait for a choice)" if res.pending else ""
+    n = len(res.pending)
+    open_ = f" ({plural(n, 'corner contact')} {'waits' if n == 1 else 'wait'} for a choice)" if n else ""
     return f"Engaged: {pairs}{flank}{open_}."

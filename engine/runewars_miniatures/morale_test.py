@@ -13,17 +13,18 @@ resolved and stops there. When ``drawn`` is not given the ruling says how many c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars_miniatures.common import GAME, Game, Name, plural
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
+from engine.runewars_miniatures.common import GAME, Game, Name, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
 
-CardType = Literal["doubt", "fear", "confusion"]
+CardType = Annotated[Literal["doubt", "fear", "confusion"],
+                     Field(json_schema_extra=labelled({"doubt": "Doubt", "fear": "Fear", "confusion": "Confusion"}))]
 
 
 class Unit(Model):
@@ -50,17 +51,42 @@ class MoraleTestPosition(OpenPosition):
     game: Game
     situation: Literal["morale_test"]
     cause: Literal["attack", "ranged_into_melee", "effect"] = Field(
-        "attack", title="Cause", description="attack: step 11 of an attack; ranged_into_melee: an ally of the "
-        "shooter was engaged with the target (severity 1); effect: another effect naming a severity.")
+        "attack", title="Cause", description="An attack's morale icons (step 11); a ranged attack shot into a melee "
+        "this unit is in (severity 1); another effect naming a severity.",
+        json_schema_extra=labelled({"attack": "An attack's morale icons", "ranged_into_melee":
+                                    "Shot into a melee it is in", "effect": "An effect naming a severity"}))
     morale_icons: int = Field(0, ge=0, le=30, title="Morale icons spent (attack)")
     severity: int | None = maybe(title="Severity named by the effect (effect)", ge=0, le=30)
     unit: Unit
     opponent: str | None = maybe(title="Opponent (draws the cards)", max_length=80)
     panic_tokens_spent: int | None = maybe("Panic tokens the opponent spends from the unit before drawing.",
-                                           title="Panic tokens spent", le=20)
+                                           title="Panic tokens spent", ge=0, le=20)
     drawn: list[MoraleCardDrawn] | None = maybe(title="Morale cards drawn, in order", max_length=30)
-    chosen: int | None = maybe(title="Card resolved (index in drawn)", le=30)
+    chosen: int | None = maybe(title="Card resolved (index in drawn)", ge=0, le=30)
 
+
+    def reading(self) -> list[str]:
+        """Return the cause, the unit tested, panic tokens spent, the cards drawn and the card chosen."""
+        cause = {"attack": f"an attack's {plural(self.morale_icons, 'morale icon')}",
+                 "ranged_into_melee": "a ranged attack shot into a melee the unit is in",
+                 "effect": f"an effect naming severity {self.severity}"}[self.cause]
+        u = self.unit
+        who = u.name + (f" ({u.player})" if u.player else "")
+        facts = [tokens(u.panic_tokens) + " on it"]
+        if u.steadfast:
+            facts.append("Steadfast against " + and_list(list(u.steadfast)))
+        out = [f"Cause: {cause}.", f"Unit tested: {who}, " + ", ".join(facts) + "."]
+        if self.opponent:
+            out.append(f"Opponent drawing the cards: {self.opponent}.")
+        if self.panic_tokens_spent is not None:
+            out.append(f"Panic tokens spent before drawing: {self.panic_tokens_spent}.")
+        if self.drawn is not None:
+            cards = [f"card {i + 1} {c.name or ''}".rstrip() + f" ({c.type + ', ' if c.type else ''}"
+                     f"{plural(c.morale_icons, 'morale icon')})" for i, c in enumerate(self.drawn)]
+            out.append("Drawn: " + ("; ".join(cards) if cards else "no card") + ".")
+        if self.chosen is not None:
+            out.append(f"Card chosen: card {self.chosen + 1}.")
+        return out
     @model_validator(mode="after")
     def _effect_names_severity(self) -> MoraleTestPosition:
         if self.cause == "effect" and self.severity is None:
@@ -99,6 +125,11 @@ def shown_icons(icons: int, card_type: str | None, steadfast: Sequence[str], cor
     return icons + (int(corpus.fact("rwm.45.6", "extra_morale_icons")) if card_type in steadfast else 0)
 
 
+def _all_drawn(n: int) -> str:
+    """Return "The drawn card is" / "All 2 drawn cards are"."""
+    return "The drawn card is" if n == 1 else f"All {n} drawn cards are"
+
+
 @rule("rwm.53.3")
 def is_resolvable(shown: int, severity: int) -> bool:
     """Return whether a drawn card can be resolved: it shows no more morale icons than the severity."""
@@ -130,7 +161,8 @@ def _panic(pos: MoraleTestPosition, out: MoraleTestOutcome, base: int, trace: Tr
     opponent = pos.opponent or "the opponent"
     spent = pos.panic_tokens_spent
     if spent is None and held:
-        trace.decide("opponent", f"how many of {name}'s {plural(held, 'panic token')} to spend before drawing "
+        trace.decide("opponent", f"how many of {possessive(name)} {plural(held, 'panic token')} to spend "
+                                 f"before drawing "
                      f"(each raises the severity by 1)", test_severity, "rwm.12.1",
                      options=range(held + 1), field="panic_tokens_spent")
         trace.summarize(f"{name} suffers a morale test of severity {base} before panic tokens; {opponent} first "
@@ -138,7 +170,7 @@ def _panic(pos: MoraleTestPosition, out: MoraleTestOutcome, base: int, trace: Tr
         return None
     spent = spent or 0
     if spent < 0 or not can_spend_panic(spent, held):
-        trace.violate(f"{spent} panic token(s) spent, but {name} holds {held}", "rwm.12.1", can_spend_panic)
+        trace.violate(f"{plural(spent, 'panic token')} spent, but {name} holds {held}", "rwm.12.1", can_spend_panic)
         return None
     attack = pos.cause == "attack"
     severity = attack_severity(base, spent, corpus) if attack else test_severity(base, spent, corpus)
@@ -159,7 +191,7 @@ def _draw(pos: MoraleTestPosition, out: MoraleTestOutcome, severity: int, trace:
     drawn = pos.drawn
     if severity == 0:
         trace.step("Severity 0: no card is drawn, so the test has no effect.", "rwm.53.1")
-        trace.summarize(f"{name}'s morale test has severity 0: no card is drawn and nothing happens.")
+        trace.summarize(f"{possessive(name)} morale test has severity 0: no card is drawn and nothing happens.")
         out.resolvable, out.discarded = [], 0
         return False
     if drawn is None:
@@ -167,7 +199,7 @@ def _draw(pos: MoraleTestPosition, out: MoraleTestOutcome, severity: int, trace:
                         f"{plural(severity, 'card')} and resolves 1 showing at most {severity} morale icons.")
         return False
     if len(drawn) != severity:
-        trace.violate(f"{len(drawn)} morale card(s) drawn, but a severity-{severity} test draws {severity}",
+        trace.violate(f"{plural(len(drawn), 'morale card')} drawn, but a severity-{severity} test draws {severity}",
                       "rwm.53.1")
         return False
     return True
@@ -195,7 +227,7 @@ def _choose(out: MoraleTestOutcome, pos: MoraleTestPosition, drawn: Sequence[Mor
     resolvable = [i for i, n in enumerate(shown) if is_resolvable(n, severity)]
     out.resolvable, out.discarded = resolvable, len(drawn)
     boosted = [i for i, c in enumerate(drawn) if c.type in steadfast]
-    labels = [c.name or f"card {i}" for i, c in enumerate(drawn)]
+    labels = [c.name or f"card {i + 1}" for i, c in enumerate(drawn)]
     trace.step(f"Cards showing at most {severity} morale icons can be resolved: "
                + (", ".join(labels[i] for i in resolvable) or "none") + ".", is_resolvable)
     if boosted:
@@ -211,20 +243,20 @@ def _choose(out: MoraleTestOutcome, pos: MoraleTestPosition, drawn: Sequence[Mor
     if chosen is None and len(resolvable) > 1:
         trace.decide("opponent", "which resolvable morale card to resolve", "rwm.53.1", is_resolvable,
                      options=resolvable, field="chosen")
-        trace.step(f"All {len(drawn)} drawn card(s) are discarded once the test is resolved.", "rwm.53.6")
-        trace.summarize(f"{name}'s severity-{severity} test: {opponent} chooses 1 of "
+        trace.step(f"{_all_drawn(len(drawn))} discarded once the test is resolved.", "rwm.53.6")
+        trace.summarize(f"{possessive(name)} severity-{severity} test: {opponent} chooses 1 of "
                         f"{plural(len(resolvable), 'resolvable card')} to resolve.")
         return
     if not resolvable:
         trace.step("No drawn card can be resolved, so the test has no effect.", "rwm.53.3")
-        trace.step(f"All {len(drawn)} drawn card(s) are discarded.", "rwm.53.6")
-        trace.summarize(f"{name}'s severity-{severity} test has no effect: none of the "
+        trace.step(f"{_all_drawn(len(drawn))} discarded.", "rwm.53.6")
+        trace.summarize(f"{possessive(name)} severity-{severity} test has no effect: none of the "
                         f"{plural(len(drawn), 'card')} drawn can be resolved.")
         return
     pick = resolvable[0] if chosen is None else chosen
     out.resolved = pick
     trace.step(f"{opponent} resolves {labels[pick]}: on it, 'the unit' is {name} and 'you' is {opponent}.",
                "rwm.53.1", "rwm.53.5")
-    trace.step(f"All {len(drawn)} drawn card(s) are discarded, {labels[pick]} included.", "rwm.53.6")
+    trace.step(f"{_all_drawn(len(drawn))} discarded, {labels[pick]} included.", "rwm.53.6")
     trace.summarize(f"{name} suffers a severity-{severity} morale test: {opponent} draws "
                     f"{plural(len(drawn), 'card')} and resolves {labels[pick]}.")

@@ -26,7 +26,7 @@ from shapely.ops import nearest_points
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Outcome, refuse
-from engine.runewars_miniatures.common import GAME, Game
+from engine.runewars_miniatures.common import GAME, Game, possessive
 from engine.runewars_miniatures.table import (
     EPS,
     Id,
@@ -39,6 +39,8 @@ from engine.runewars_miniatures.table import (
     pt,
     r3,
     read_table,
+    table_reading,
+    unit_name,
     unit_ref,
 )
 
@@ -51,6 +53,12 @@ class RangePosition(TablePosition):
     unit: Id
     target: Id
 
+
+    def reading(self) -> list[str]:
+        """Return the table in a player's words and who measures to whom."""
+        names = {u.id: unit_name(u, i) for i, u in enumerate(self.units)}
+        return [*table_reading(self.table, self.units, self.terrain, band=True, arc=False),
+                f"Range measured from {names.get(self.unit, self.unit)} to {names.get(self.target, self.target)}."]
     @model_validator(mode="after")
     def _another_unit(self) -> RangePosition:
         if self.unit == self.target:
@@ -137,8 +145,10 @@ def measure(unit: Unit, target: Unit, band: float, bands: int) -> Measure:
 def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace: Trace) -> None:
     """Lay the ruler between the closest points and read the band the target is at."""
     a, b = m.closest
-    trace.step(f"The ruler's range 1 end goes on {unit.label}'s closest point ({a[0]:.3f}, {a[1]:.3f}) and it points "
-               f"at {target.label}'s closest point ({b[0]:.3f}, {b[1]:.3f}): no line of sight is needed, so the two "
+    trace.step(f"The ruler's range 1 end goes on {possessive(unit.label)} closest point ({a[0]:.3f}, "
+               f"{a[1]:.3f}) and it points "
+               f"at {possessive(target.label)} closest point ({b[0]:.3f}, {b[1]:.3f}): no line of sight "
+               f"is needed, so the two "
                f"closest points are used; distance {m.distance:.3f} tray widths.", "rwm.64.3", "rwm.64.3.b2",
                "rwm.64.4", "rwm.64.4.b1", "rwm.87.3")
     trace.step(f"The ruler has {bands} bands of {band:g} tray widths each: band k covers more than (k−1)×{band:g} "
@@ -153,23 +163,35 @@ def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace:
         trace.step(f"{target.label} is at range {m.range}.", "rwm.64.4")
 
 
+def _bands(bands: tuple[int, ...] | list[int]) -> str:
+    """Return "band 2" / "bands 1, 2 and 3"."""
+    if len(bands) == 1:
+        return f"band {bands[0]}"
+    return "bands " + ", ".join(map(str, bands[:-1])) + f" and {bands[-1]}"
+
+
+def _parts(label: str, n: int) -> str:
+    """Return "A part of X's trays lies" / "Parts of X's trays lie"."""
+    return f"A part of {possessive(label)} trays lies" if n == 1 else f"Parts of {possessive(label)} trays lie"
+
+
 @rule("rwm.64.6", "rwm.64.6.b1", "rwm.64.6.b3", "rwm.64.6.b4", "rwm.64.6.b2")
 def _at_within_beyond(target: Unit, m: Measure, bands: int, trace: Trace) -> None:
     """The bands the target's trays lie in (at), all of them (within), and none of them (beyond)."""
     if m.at:
-        trace.step(f"Parts of {target.label}'s trays lie in band(s) {', '.join(map(str, m.at))} (its farthest part "
+        trace.step(f"{_parts(target.label, len(m.at))} in {_bands(m.at)} (its farthest part "
                    f"is {m.farthest:.3f} away): it is at "
                    f"{'range ' + str(m.at[0]) if len(m.at) == 1 else 'ranges ' + ', '.join(map(str, m.at))}.",
                    "rwm.64.6", "rwm.64.6.b1")
     if m.within is not None:
         alone = f", and within range {m.within} alone" if m.at == (m.within,) else ""
-        trace.step(f"Every part of {target.label}'s trays lies in bands 1-{m.within}: it is within range "
+        trace.step(f"Every part of {possessive(target.label)} trays lies in bands 1-{m.within}: it is within range "
                    f"1-{m.within}{alone}.", "rwm.64.6.b3", "rwm.64.6.b4")
     else:
         trace.step(f"Part of {target.label} lies beyond band {bands}: it is within no range of the ruler.",
                    "rwm.64.6.b4")
     if m.beyond:
-        trace.step(f"No part of {target.label} lies in band(s) {', '.join(map(str, m.beyond))}: it is beyond "
+        trace.step(f"No part of {target.label} lies in {_bands(m.beyond)}: it is beyond "
                    f"{'them' if len(m.beyond) > 1 else 'it'}.", "rwm.64.6.b2")
 
 

@@ -18,7 +18,7 @@ from pydantic import AfterValidator, ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.runewars_miniatures.common import GAME, Game, Name, plural
+from engine.runewars_miniatures.common import GAME, Game, Name, and_list, plural
 
 
 class Upgrade(Model):
@@ -74,6 +74,23 @@ class ScoringPosition(OpenPosition):
     skirmish: bool | None = maybe()
     players: list[Player] = Field(min_length=1, max_length=8)
 
+
+    def reading(self) -> list[str]:
+        """Return the rounds, the objective value, and each player's objective tokens and remaining units."""
+        game = [f"{plural(self.rounds_completed, 'round')} completed" if self.rounds_completed is not None else "",
+                f"objective tokens worth {self.objective_value} each" if self.objective_value is not None else "",
+                "a skirmish game" if self.skirmish else ""]
+        out = [("; ".join(x for x in game if x) + ".").capitalize()] if any(game) else []
+        for p in self.players:
+            units = []
+            for u in p.units:
+                ups = [f"{x.label} worth {x.points}{', discarded' if x.discarded else ''}" for x in u.upgrades or []]
+                of = f" of {u.configuration_trays}" if u.configuration_trays is not None else ""
+                state = "destroyed" if u.trays_remaining == 0 else f"{u.trays_remaining}{of} trays left"
+                units.append(f"{u.name or 'a unit'} ({state}" + "".join(f"; {x}" for x in ups) + ")")
+            tokens_text = plural(p.objective_tokens or 0, "objective token")
+            out.append(f"{p.name}: {tokens_text}; " + (", ".join(units) if units else "no unit left") + ".")
+        return out
     @model_validator(mode="after")
     def _distinct_names(self) -> ScoringPosition:
         names = [p.name for p in self.players]
@@ -182,8 +199,11 @@ def _score_units(name: str, units: Sequence[ArmyUnit], trace: Trace, corpus: Cor
         army += points
         upgrades += extra
         lost = [u for u in unit.upgrades if u not in kept]
-        up_text = (f" + upgrades {', '.join(f'{u.label} {u.points}' for u in kept)}" if kept else "")
-        lost_text = (f"; {', '.join(u.label for u in lost)} no longer count" if lost else "")
+        kept_names = and_list([f"{u.label} ({u.points})" for u in kept])
+        up_text = (f", plus {extra} for {'its upgrade' if len(kept) == 1 else 'its upgrades'} {kept_names}"
+                   if kept else "")
+        lost_text = (f"; {and_list([u.label for u in lost])} no longer {'counts' if len(lost) == 1 else 'count'}"
+                     if lost else "")
         if unit.destroyed:
             gone = (f"; its upgrades ({', '.join(u.label for u in lost)}) were discarded with it"
                     if lost else "")
@@ -191,8 +211,9 @@ def _score_units(name: str, units: Sequence[ArmyUnit], trace: Trace, corpus: Cor
                        *([upgrade_scores] if lost else []))
         elif row is None:
             trace.step(f"{name}: {unit.name} has {plural(unit.trays_remaining, 'tray')} left, fewer than "
-                       f"the smallest row of its costing table: it rounds down to 0 points, but its upgrades "
-                       f"still count{up_text}{lost_text}.", "rwm.70.4.b2", upgrade_scores)
+                       f"the smallest row of its costing table: it rounds down to 0 points"
+                       f"{f', but its upgrades still count: {extra} for {kept_names}' if kept else ''}"
+                       f"{lost_text}.", "rwm.70.4.b2", upgrade_scores)
         elif row == unit.trays_remaining and row == unit.configuration_trays:
             trace.step(f"{name}: {unit.name} keeps all {plural(row, 'tray')}: {points} points{up_text}"
                        f"{lost_text}.", "rwm.70.3", *(["rwm.88.3"] if lost else []))

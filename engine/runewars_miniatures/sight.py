@@ -31,7 +31,7 @@ from shapely.ops import nearest_points
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Outcome, refuse
-from engine.runewars_miniatures.common import GAME, Game
+from engine.runewars_miniatures.common import GAME, Game, possessive
 from engine.runewars_miniatures.table import (
     EPS,
     GRID,
@@ -46,6 +46,8 @@ from engine.runewars_miniatures.table import (
     mul,
     pt,
     read_table,
+    table_reading,
+    unit_name,
     unit_ref,
 )
 
@@ -60,6 +62,12 @@ class SightPosition(TablePosition):
     unit: Id
     target: Id
 
+
+    def reading(self) -> list[str]:
+        """Return the table in a player's words and who looks at whom."""
+        names = {u.id: unit_name(u, i) for i, u in enumerate(self.units)}
+        return [*table_reading(self.table, self.units, self.terrain, band=False, arc=True),
+                f"Line of sight from {names.get(self.unit, self.unit)} to {names.get(self.target, self.target)}."]
     @model_validator(mode="after")
     def _another_unit(self) -> SightPosition:
         if self.unit == self.target:
@@ -243,15 +251,16 @@ def _clip(tray: Polygon, arc: Polygon) -> BaseGeometry:
 @rule("rwm.39", "rwm.39.2", "rwm.39.1", "rwm.39.3", "rwm.46.1", "rwm.46.1.b1")
 def _arc(unit: Unit, target: Unit, seen: Sight, arc: float, trace: Trace) -> None:
     """The firing arc, and whether the target is inside it (a part inside counts)."""
-    trace.step(f"{unit.label}'s firing arc: the region in front of its front edge between the two arc lines "
+    trace.step(f"{possessive(unit.label)} firing arc: the region in front of its front edge between the two arc lines "
                f"leaving its front corners at {arc:g}° from its facing (the lines belong to the arc).", "rwm.39",
                "rwm.39.2")
     if not seen.in_arc:
-        trace.step(f"No part of any of {target.label}'s trays is inside the firing arc: {target.label} is outside "
+        trace.step(f"No part of any of {possessive(target.label)} trays is inside the firing arc: "
+                   f"{target.label} is outside "
                    f"it, so no line of sight can be traced.", "rwm.39.1", "rwm.39.3", "rwm.46.1")
         return
     how = (" only on an arc line, and the lines are part of the arc" if seen.boundary_only else "")
-    trace.step(f"Part of {target.label}'s trays is inside the firing arc{how}: the whole unit counts as "
+    trace.step(f"Part of {possessive(target.label)} trays is inside the firing arc{how}: the whole unit counts as "
                "inside it.", "rwm.39.1", *(["rwm.39.2"] if seen.boundary_only else []))
     if seen.partly_outside:
         trace.step(f"Part of {target.label} is outside the arc: a line of sight may only end on the part "
@@ -269,11 +278,11 @@ def _line(table: Table, unit: Unit, target: Unit, seen: Sight, trace: Trace) -> 
         a, b = seen.witness
         also = (f" ({names} block{'s' if len(seen.blockers) == 1 else ''} some other lines)" if seen.blockers
                 else "")
-        trace.step(f"A line from {unit.label}'s front edge at ({a[0]:.3f}, {a[1]:.3f}) to {target.label} at "
+        trace.step(f"A line from {possessive(unit.label)} front edge at ({a[0]:.3f}, {a[1]:.3f}) to {target.label} at "
                    f"({b[0]:.3f}, {b[1]:.3f}) stays inside the arc and crosses no other unit and no terrain that "
                    f"blocks: {unit.label} has line of sight{also}.", "rwm.46.1", "rwm.46.1.b3", *terrain_cites)
     elif seen.in_arc:
-        trace.step(f"Every line from {unit.label}'s front edge to the part of {target.label} inside the arc "
+        trace.step(f"Every line from {possessive(unit.label)} front edge to the part of {target.label} inside the arc "
                    f"crosses {names}: no line of sight.", "rwm.46.1", "rwm.46.1.b2", *terrain_cites)
     exposed = [t for t in table.terrain if not t.blocks_los]
     if exposed:

@@ -25,8 +25,19 @@ from pydantic import ConfigDict, model_validator
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Model, Outcome, maybe, refuse
-from engine.runewars_miniatures.common import GAME, Game, ModifierIcon, nullable
+from engine.model import Field, Model, Outcome, labelled, maybe, refuse
+from engine.runewars_miniatures.common import (
+    GAME,
+    Game,
+    ModifierIcon,
+    and_list,
+    article,
+    lie,
+    nullable,
+    plural,
+    possessive,
+    tokens,
+)
 from engine.runewars_miniatures.contact import count_sides, flush_overlap, meet
 from engine.runewars_miniatures.table import (
     EPS,
@@ -55,11 +66,19 @@ from engine.runewars_miniatures.table import (
     rotate,
     seg_distance,
     sub,
+    table_reading,
+    unit_name,
     unit_ref,
 )
 
-Side = Literal["left", "right"]
+Side = Annotated[Literal["left", "right"], Field(json_schema_extra=labelled({"left": "Left", "right": "Right"}))]
 CHARGES = ("charge", "turning-charge")
+
+
+CAUSE_WORDS = {"march": "A march", "shift": "A shift", "closing_in": "Closing in", "reveal": "Revealing its dial"}
+Cause = Annotated[Literal["march", "shift", "closing_in", "reveal"], Field(json_schema_extra=labelled(CAUSE_WORDS))]
+Direction = Annotated[Literal["forward", "backward", "left", "right"], Field(json_schema_extra=labelled(
+    {"forward": "Forward", "backward": "Backward", "left": "Left", "right": "Right"}))]
 
 
 class SquaringPosition(TablePosition):
@@ -70,14 +89,31 @@ class SquaringPosition(TablePosition):
     game: Game
     situation: Literal["squaring_up"]
     active: Id
-    cause: Literal["march", "shift", "closing_in", "reveal"]
+    cause: Cause
     modifier: ModifierIcon | None = nullable()
-    direction: Literal["forward", "backward", "left", "right"] | None = maybe()
+    direction: Direction | None = maybe()
     touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe()
     target: Id | None = maybe()
     pivot: Side | None = maybe()
     slide: Side | None = maybe()
 
+
+    def reading(self) -> list[str]:
+        """Return the table in a player's words, the move that ended and the choices already stated."""
+        names = {u.id: unit_name(u, i) for i, u in enumerate(self.units)}
+        move = CAUSE_WORDS[self.cause].lower()
+        how = [f"modified by {article(self.modifier)} {self.modifier.replace('-', ' ')}" if self.modifier else "",
+               f"moving {self.direction}" if self.direction and self.direction != "forward" else ""]
+        detail = ", ".join(x for x in how if x)
+        out = [*table_reading(self.table, self.units, self.terrain),
+               f"Moving unit: {names.get(self.active, self.active)}, after {move}{f' ({detail})' if detail else ''}."]
+        if self.touching_before:
+            out.append("Touching before the move: " + and_list([names.get(t, t) for t in self.touching_before]) + ".")
+        chosen = [f"squares up with {names.get(self.target, self.target)}" if self.target else "",
+                  f"pivots {self.pivot}" if self.pivot else "", f"slides {self.slide}" if self.slide else ""]
+        if any(chosen):
+            out.append("Chosen: it " + and_list([c for c in chosen if c]) + ".")
+        return out
     @model_validator(mode="after")
     def _known_ids(self) -> SquaringPosition:
         ids = {u.id for u in self.units}
@@ -287,7 +323,7 @@ def _reveal(table: Table, pos: SquaringPosition, active: Unit, touching: list[Un
             trace: Trace) -> Unit | None:
     """On a reveal while engaged: the enemy to square up with (exactly 1 engaged and not yet aligned), or None."""
     trace.step(f"{active.label} revealed its command tool while touching "
-               f"{len(touching)} enemy unit(s); no collision happened, so no panic token.", "rwm.5.6",
+               f"{plural(len(touching), 'enemy unit')}; no collision happened, so no panic token.", "rwm.5.6",
                "rwm.77.5.b4")
     if len(touching) != 1:
         trace.step(f"{active.label} squares up only when it is engaged with exactly 1 enemy unit: it does not "
@@ -322,8 +358,8 @@ def _collision(table: Table, pos: SquaringPosition, active: Unit, touching: list
                    "does not square up.", "rwm.18", "rwm.77.1")
         trace.summarize(f"{active.label} collided with no enemy unit, so it does not square up.")
         return None
-    names = ", ".join(u.label for u in collided)
-    trace.step(f"{active.label}'s {pos.cause.replace('_', ' ')} ended touching {names}: it collided with "
+    names = and_list([u.label for u in collided])
+    trace.step(f"{possessive(active.label)} {pos.cause.replace('_', ' ')} ended touching {names}: it collided with "
                f"{'that unit' if len(collided) == 1 else 'those units'}.", "rwm.18", "rwm.55.3")
     _panic_step(trace, active, pos.cause, pos.modifier, panic, len(collided))
     chosen = pos.target
@@ -334,7 +370,7 @@ def _collision(table: Table, pos: SquaringPosition, active: Unit, touching: list
     if chosen is None and len(collided) > 1:
         trace.decide(active.player, "which of the enemies collided with to square up with", "rwm.77.4",
                      options=out.collided, field="target")
-        trace.summarize(f"{active.label} collided with {names} and takes {panic} panic token(s); its player "
+        trace.summarize(f"{active.label} collided with {names} and takes {tokens(panic)}; its player "
                         "chooses which one to square up with.")
         return None
     target = table.unit(chosen) if chosen is not None else collided[0]
@@ -373,7 +409,7 @@ def _panic_step(trace: Trace, active: Unit, cause: str, modifier: str | None, pa
         trace.step(f"The {cause} was modified by a {modifier}: no panic token for the collision.", "rwm.18.1.b1",
                    "rwm.16.1")
     else:
-        trace.step(f"Colliding during a {cause}: {active.label} takes {panic} panic token(s), 1 per enemy unit "
+        trace.step(f"Colliding during a {cause}: {active.label} takes {tokens(panic)}, 1 per enemy unit "
                    f"collided with ({collided}).", "rwm.18.1")
 
 
@@ -419,8 +455,9 @@ def _pivot_way(pos: SquaringPosition, active: Unit, target: Unit, lead: Leading,
     if col.counts is not None:
         left, right = col.counts
         out.counts = LeftRight(left=left, right=right)
-        trace.step(f"Corner collision: the ruler goes against {target.label}'s corner across {active.label}; leaving "
-                   f"out any tray it crosses, {left} tray(s) lie on the left and {right} on the right.", "rwm.77.2")
+        trace.step(f"Corner collision: the ruler goes against {possessive(target.label)} corner across "
+                   f"{active.label}; leaving "
+                   f"out any tray it crosses, {lie(left)} on the left and {right} on the right.", "rwm.77.2")
     answer = pos.pivot
     if col.edge is None:  # a tie (equal counts) or corner to corner: the controller picks the way to pivot
         corner = col.tie_corner
@@ -469,15 +506,17 @@ def _pivot(active: Unit, target: Unit, lead: Leading, col: Collision, enemy_edge
     out.after_pivot = Placement(front=pt(front), facing=angle(facing))
     flanking = out.flanking = lead.kind == "front" and enemy_edge.kind in ("side", "rear")
     if pivot == "none":
-        trace.step(f"Edge collision: {active.label}'s {lead.kind} edge already lies flat on {target.label}'s "
+        trace.step(f"Edge collision: {possessive(active.label)} {lead.kind} edge already lies flat on "
+                   f"{possessive(target.label)} "
                    f"{enemy_edge.kind} edge: no pivot.", "rwm.77.1", "rwm.77.5.b1")
     else:
         trace.step(f"{active.label} pivots {pivot} about ({r3(centre[0]):.3f}, {r3(centre[1]):.3f}) by "
                    f"{abs(delta):.2f}° until "
-                   f"its {lead.kind} edge lies flat on {target.label}'s {enemy_edge.kind} edge: facing "
+                   f"its {lead.kind} edge lies flat on {possessive(target.label)} {enemy_edge.kind} edge: facing "
                    f"{angle(facing):g}°.", "rwm.77.1", *(["rwm.77.2"] if col.kind == "corner" else ["rwm.77.5.b1"]))
     if flanking:
-        trace.step(f"Its front edge ends on {target.label}'s {enemy_edge.kind} edge: {active.label} is flanking "
+        trace.step(f"Its front edge ends on {possessive(target.label)} {enemy_edge.kind} edge: "
+                   f"{active.label} is flanking "
                    f"{target.label}.", "rwm.41.1")
     return Pivoted(leading_edge(turned, new_dir, lead.kind), enemy_edge, turned, front, facing, pivot, flanking)
 
@@ -500,7 +539,8 @@ def _slide(pos: SquaringPosition, active: Unit, target: Unit, sq: Pivoted, out: 
     if choice is None and len(options) == 1:
         choice = "left" if options[0] == "left" else "right"
     text = ", ".join(f"{d} {r3(v):g}" for d, v in (("left", left_d), ("right", right_d)) if v is not None)
-    trace.step(f"Then it slides along {target.label}'s {sq.enemy_edge.kind} edge to the first position where the "
+    trace.step(f"Then it slides along {possessive(target.label)} {sq.enemy_edge.kind} edge to the first "
+               f"position where the "
                f"trays line up: {text or 'no aligned position while touching'} tray widths.", "rwm.77.1",
                "rwm.77.1.b1")
     if choice is None:
@@ -560,4 +600,4 @@ def _square(table: Table, pos: SquaringPosition, active: Unit, target: Unit, out
              f", with its {lead.kind} edge against their {enemy_edge.kind} edge")
     slide = "" if final_front is not None else "; its player then chooses which way to slide"
     trace.summarize(f"{active.label} squares up with {target.label} {turn}{flank} and takes "
-                    f"{out.panic_tokens} panic token(s){slide}.")
+                    f"{tokens(out.panic_tokens or 0)}{slide}.")

@@ -31,7 +31,7 @@ from shapely.geometry import Polygon
 from engine.core import Trace, rule
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
-from engine.runewars_miniatures.common import Name, UnitType, int_or_list, plural
+from engine.runewars_miniatures.common import Name, UnitType, formation_words, int_or_list, plural
 
 EPS = 1e-6
 GRID = 1e-9  # precision grid of overlay operations (well below EPS)
@@ -391,6 +391,54 @@ class Table:
 
 # ------------------------------------------------------------------------------------------ reading
 
+def unit_name(raw: TableUnit, i: int) -> str:
+    """Return the name a player reads for a unit: its name, else "Unit 3" (its place in the list; never its id)."""
+    return (raw.name or "").strip() or f"Unit {i + 1}"
+
+
+def terrain_name(raw: TerrainPiece, i: int) -> str:
+    """Return the name a player reads for a terrain piece: its kind, else "Terrain 2"."""
+    return (raw.kind or "").strip() or f"Terrain {i + 1}"
+
+
+def facing_words(facing: float) -> str:
+    """Return a facing as a player says it: "facing up the table", "facing right", "facing 45°"."""
+    a = angle(facing)
+    named = {0.0: "up the table", 90.0: "right", 180.0: "down the table", 270.0: "left"}
+    return f"facing {named[a]}" if a in named else f"facing {a:g}°"
+
+
+def _distance_words(table: Table, unit: Unit) -> str:
+    """Return where a unit stands against the nearest other unit: "touching X" or "2.5 tray widths from X"."""
+    others = [u for u in table.units if u is not unit]
+    if not others:
+        return ""
+    near = min(others, key=lambda u: (unit.shape.distance(u.shape), u.index))
+    gap = float(unit.shape.distance(near.shape))
+    if gap <= EPS:
+        return f", touching {near.label}"
+    return f", {round(gap, 1):g} tray widths from {near.label}"
+
+
+def table_reading(sizes: TableSizes | None, units: Sequence[TableUnit], terrain: Sequence[TerrainPiece] | None,
+                  band: bool = False, arc: bool = False) -> list[str]:
+    """Return the table in a player's words: each unit (army, formation, facing, nearest unit), the terrain and
+    the sizes the ruling uses (the range band when *band*, the firing-arc angle when *arc*)."""
+    try:
+        table = read_table(sizes, units, terrain)
+    except UnreadableInputError:
+        return [f"{unit_name(u, i)} ({u.player})." for i, u in enumerate(units)]
+    out = [f"{u.label} ({u.player}): {formation_words(u.rank_sizes)}, {facing_words(u.facing)}"
+           f"{_distance_words(table, u)}." for u in table.units]
+    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'})"
+              for t in table.terrain]
+    out.append(f"Terrain: {'; '.join(pieces)}." if pieces else "No terrain.")
+    size = describe_sizes(table, band=band, arc=arc)
+    if size:
+        out.append(f"Sizes used: {size}.")
+    return out
+
+
 def _finite(value: float, path: str) -> float:
     x = float(value)
     if not math.isfinite(x):
@@ -520,17 +568,15 @@ def _sizes(raw: TableSizes | None, need_band: bool, need_arc: bool) -> tuple[flo
                                        path="table.band")
         band = _positive(band, "table.band")
     elif band is not None:
-        band = _finite(band, "table.band")
-    if need_arc:
-        if arc is None:
-            raise UnreadableInputError("missing field 'arc_degrees' (the angle of the firing-arc lines)",
-                                       path="table.arc_degrees")
+        band = _positive(band, "table.band")  # refused even where nothing measures range: never ignored
+    if need_arc and arc is None:
+        raise UnreadableInputError("missing field 'arc_degrees' (the angle of the firing-arc lines)",
+                                   path="table.arc_degrees")
+    if arc is not None:
         value = arc
         arc = _finite(arc, "table.arc_degrees")
         if not 0 < arc < 90:
             raise UnreadableInputError(f"{value!r} must be between 0 and 90 (exclusive)", path="table.arc_degrees")
-    elif arc is not None:
-        arc = _finite(arc, "table.arc_degrees")
     return band, arc
 
 
@@ -542,7 +588,7 @@ def _read_unit(raw: TableUnit, i: int) -> Unit:
     ranks = read_formation(raw, path)
     front = _point(raw.front, f"{path}.front")
     facing = _finite(raw.facing, f"{path}.facing")
-    return build_unit(raw.id, i, raw.player, raw.name or raw.id, width, depth, ranks, front, facing)
+    return build_unit(raw.id, i, raw.player, unit_name(raw, i), width, depth, ranks, front, facing)
 
 
 def _read_terrain(raw: TerrainPiece, i: int) -> Terrain:
@@ -556,7 +602,7 @@ def _read_terrain(raw: TerrainPiece, i: int) -> Terrain:
         raise UnreadableInputError("the terrain polygon crosses itself or has no area; give its outline in "
                                    "order, either way round", path=f"{path}.polygon")
     box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-    return Terrain(raw.id, i, raw.kind or raw.id, poly, raw.blocks_los is not False, box)
+    return Terrain(raw.id, i, terrain_name(raw, i), poly, raw.blocks_los is not False, box)
 
 
 def read_table(sizes: TableSizes | None, units: Sequence[TableUnit] | None, terrain: Sequence[TerrainPiece] | None,

@@ -31,6 +31,7 @@ from engine.runewars_miniatures.attack_position import (
     TableProof,
     TableRefusal,
 )
+from engine.runewars_miniatures.common import possessive
 from engine.runewars_miniatures.contact import ContactResult, analyse
 from engine.runewars_miniatures.ranges import range_between
 from engine.runewars_miniatures.sight import sight
@@ -107,10 +108,10 @@ def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tu
         proof = _melee(attacker, defender, contact, pos, att, trace)
     proof.flanking, proof.flanked_by_defender = att["flanking"], att["flanked_by_defender"]
     if att["flanking"]:
-        trace.step(f"From the table: {attacker.label}'s front edge touches a side or the back edge of "
+        trace.step(f"From the table: {possessive(attacker.label)} front edge touches a side or the back edge of "
                    f"{defender.label}: it is flanking.", "rwm.41.1")
     if att["flanked_by_defender"]:
-        trace.step(f"From the table: {defender.label}'s front edge touches a side or the back edge of "
+        trace.step(f"From the table: {possessive(defender.label)} front edge touches a side or the back edge of "
                    f"{attacker.label}: the attacker is flanked by the defender.", "rwm.41.1", "rwm.41.1.b3")
     derived = pos.model_copy(update={"attacker": pos.attacker.model_copy(update=att),
                                      "defender": pos.defender.model_copy(update=dfd)})
@@ -124,7 +125,8 @@ def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPo
     engaged = ([attacker.id, defender.id] in contact.engaged or [defender.id, attacker.id] in contact.engaged)
     att["engaged"] = engaged
     if not engaged:
-        trace.step(f"From the table: {attacker.label}'s trays do not touch {defender.label}'s: they are not engaged.",
+        trace.step(f"From the table: {possessive(attacker.label)} trays do not touch "
+                   f"{possessive(defender.label)}: they are not engaged.",
                    "rwm.34", "rwm.34.5")
         att["contacted_edge"] = pos.attacker.contacted_edge or "front"
         return MeleeProof(attacker=attacker.id, defender=defender.id, engaged=False)
@@ -136,7 +138,7 @@ def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPo
                    f"does not settle its contacted edge ({' or '.join(edges)}).", "rwm.34.3.b1", "rwm.77.2")
     else:
         trace.step(f"From the table: {attacker.label} and {defender.label} touch, so they are engaged; "
-                   f"{attacker.label}'s contacted edge: {', '.join(edges)}.", "rwm.34", "rwm.34.3")
+                   f"{possessive(attacker.label)} contacted edge: {', '.join(edges)}.", "rwm.34", "rwm.34.3")
     chosen = pos.attacker.contacted_edge
     att["contacted_edges"] = None
     if len(edges) == 1:
@@ -163,7 +165,7 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
     att["in_firing_arc"], att["line_of_sight"] = seen.in_arc, seen.line_of_sight
     blockers = ", ".join(table.label(b) for b in seen.blockers)
     trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
-               f"{'inside' if seen.in_arc else 'outside'} {attacker.label}'s firing arc, and "
+               f"{'inside' if seen.in_arc else 'outside'} {possessive(attacker.label)} firing arc, and "
                + ("a clear line joins them" if seen.line_of_sight else
                   (f"every line is blocked by {blockers}" if seen.in_arc else "no line can be traced")) + ".",
                "rwm.39.1", "rwm.46.1", "rwm.39.3")

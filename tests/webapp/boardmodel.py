@@ -39,6 +39,8 @@ class Op:
     run: Callable[[Any, random.Random], bool]
     roles: bool = False
     weight: float = 1.0
+    removes: bool = False
+    """A removal: a role held by the removed item may become empty (None); no other role may change."""
 
 
 class Board(Protocol):
@@ -130,14 +132,17 @@ def walk(page: Any, board: Board, seed: int, steps: int = 200, *, ask_every: int
         if not op.run(page, rng):
             continue
         record.done.append(op.name)
+        now = dict(board.roles(page))
+        changed = {k for k in set(roles) | set(now) if roles.get(k) != now.get(k)}
+        if op.removes:
+            changed = {k for k in changed if now.get(k) is not None}
+        if not op.roles and changed:
+            raise record.fail(f"{op.name!r} changed the roles: {roles} -> {now}")
+        roles = now
         shown = board.shown(page)
         sent = sent_position(page)
         if sent != shown:
             raise record.fail(f"the position sent differs from the screen:\n  sent  {sent}\n  shown {shown}")
-        now = dict(board.roles(page))
-        if not op.roles and now != roles:
-            raise record.fail(f"{op.name!r} changed the roles: {roles} -> {now}")
-        roles = now
         if len(record.done) % roundtrip_every == 0:
             export_import_export(page)
         if len(record.done) % ask_every == 0:

@@ -18,6 +18,11 @@ const ICONS = [
 const EDGE_WORDS = {front: "front", left: "left side", right: "right side", rear: "rear"};
 const KIND = {front: "front", left: "side", right: "side", rear: "rear"};
 
+/** Return "1 tray" / "2 trays". */
+function count(n, word) {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
+}
+
 function unitName(unit, fallback) {
   return (unit.name || "").trim() || fallback;
 }
@@ -90,15 +95,15 @@ function trayGrid(unit, who, changed, {edges, path}) {
     const front = ranks[0] || 0;
     const label = who === "attacker" ? "Attacker" : "Defender";
     const grid = h("div", {class: `trays ${who}-trays`, role: "group",
-                           "aria-label": `${label}: ${ranks.length} rank(s) of ${ranks.join(", ")} tray(s), front first`,
+                           "aria-label": `${label}: ${count(ranks.length, "rank")}, front first: ${ranks.map((n) => count(n, "tray")).join(", ")}`,
                            style: `grid-template-columns: repeat(${width}, 44px)`, dataset: {path}});
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < width; c++) {
         const on = r < ranks.length && c < ranks[r];
         const partial = on && ranks[r] < front;
         const text = r < ranks.length
-          ? `${label} rank ${r + 1}: ${on && c + 1 === ranks[r] ? "remove tray" : `${c + 1} tray(s)`}`
-          : `${label}: add rank ${r + 1} with ${c + 1} tray(s)`;
+          ? `${label} rank ${r + 1}: ${on && c + 1 === ranks[r] ? "remove tray" : count(c + 1, "tray")}`
+          : `${label}: add rank ${r + 1} with ${count(c + 1, "tray")}`;
         grid.append(h("button", {type: "button", class: `tray${on ? " on" : ""}${partial ? " partial" : ""}`,
                                  "aria-label": text, dataset: {rank: String(r), tray: String(c)},
                                  onclick: () => {
@@ -120,7 +125,7 @@ function trayGrid(unit, who, changed, {edges, path}) {
     const frame = edges
       ? h("div", {class: `unit-frame ${who}-frame`}, edge("front"), edge("left"), grid, edge("right"), edge("rear"))
       : h("div", {class: `unit-frame ${who}-frame no-edges`}, h("div", {class: "front-mark"}, `${label}'s front`), grid);
-    const summary = h("p", {class: "hint"}, `${ranks.length} rank(s): ${ranks.join(" + ")} tray(s)`
+    const summary = h("p", {class: "hint"}, `${count(ranks.length, "rank")}: ${ranks.join(" + ")} ${ranks.length === 1 && ranks[0] === 1 ? "tray" : "trays"}`
       + (ranks.some((n) => n < front) ? " — the last rank is partial" : ""));
     return [frame, summary];
   });

@@ -47,12 +47,14 @@ const fwd = (facing) => [Math.sin(rad(facing)), Math.cos(rad(facing))];
 const rightOf = ([x, y]) => [y, -x];
 const round = (x, n = 3) => Math.round(x * 10 ** n) / 10 ** n;
 
+/** Return the files each rank occupies, for drawing (a count the engine will refuse is drawn as 1 tray). */
 function ranksOf(unit) {
-  if (Array.isArray(unit.formation)) {
-    const files = unit.formation[0];
-    return unit.formation.map((r) => (Array.isArray(r) ? r : [...Array(Math.min(r, files)).keys()]));
+  const count = (n, hi = 24) => (Number.isInteger(n) ? Math.max(1, Math.min(hi, n)) : 1);
+  if (Array.isArray(unit.formation) && unit.formation.length) {
+    const files = count(unit.formation[0]);
+    return unit.formation.slice(0, 24).map((r) => (Array.isArray(r) ? (r.length ? r : [0]) : [...Array(count(r, files)).keys()]));
   }
-  return [...Array(unit.ranks || 1)].map(() => [...Array(unit.files || 1).keys()]);
+  return [...Array(count(unit.ranks))].map(() => [...Array(count(unit.files)).keys()]);
 }
 
 function trayOf(unit) {
@@ -143,34 +145,101 @@ let lastTable = null;
 
 // ------------------------------------------------------------------------------------------ the board
 
+// Roles (attacker, defender, the measuring unit, its target, the moving unit) are fields of the position and
+// change only through their own controls (the selects of the Question and Attack panels, and the Swap button).
+// Selecting a unit (tapping, dragging, Tab) only chooses which unit the Units panel edits: it is not part of
+// the position and never changes a role.
+const selection = new Map();  // situation -> the id of the unit the Units panel edits
+
+/** Return the role fields of a table situation: [path, label] of each field that names a unit. */
+function roleFields(pos) {
+  if (pos.situation === "attack") return [["attacker.unit", "Attacker"], ["defender.unit", "Defender"]];
+  if (pos.situation === "line_of_sight") return [["unit", "Unit tracing line of sight"], ["target", "Target"]];
+  if (pos.situation === "range") return [["unit", "Measure from (ruler's range 1 end)"], ["target", "Target"]];
+  if (pos.situation === "squaring_up") return [["active", "Moving unit"]];
+  return [];
+}
+
+function getRole(pos, path) {
+  const [a, b] = path.split(".");
+  return b ? pos[a]?.[b] : pos[a];
+}
+
+function setRole(pos, path, value) {
+  const [a, b] = path.split(".");
+  if (b) {
+    pos[a] = pos[a] || {};
+    if (value) pos[a][b] = value; else delete pos[a][b];
+  } else if (value) pos[a] = value;
+  else delete pos[a];
+}
+
 function activeId(pos) {
   if (pos.situation === "squaring_up") return pos.active;
   if (pos.situation === "attack") return pos.attacker?.unit;
-  return pos.unit || pos.ui_selected || pos.units?.[0]?.id;
+  if (pos.situation === "line_of_sight" || pos.situation === "range") return pos.unit;
+  return null;
 }
 
 function targetId(pos) {
   if (pos.situation === "attack") return pos.defender?.unit;
-  return pos.target || null;
+  if (pos.situation === "line_of_sight" || pos.situation === "range") return pos.target || null;
+  return null;
 }
 
-function setActive(pos, id) {
-  pos.ui_selected = id;
-  if (pos.situation === "squaring_up") pos.active = id;
-  else if (pos.situation === "line_of_sight" || pos.situation === "range") {
-    if (pos.target === id) pos.target = pos.unit;
-    pos.unit = id;
-  } else if (pos.situation === "attack") {
-    if (pos.defender.unit === id) pos.defender.unit = pos.attacker.unit;
-    pos.attacker.unit = id;
+/** Return the id of the unit the Units panel edits (the last one selected, else the first role holder). */
+function selectedId(pos) {
+  const ids = (pos.units || []).map((u) => u.id);
+  const sel = selection.get(pos.situation);
+  if (ids.includes(sel)) return sel;
+  const act = activeId(pos);
+  return ids.includes(act) ? act : ids[0];
+}
+
+function select_(pos, id) {
+  selection.set(pos.situation, id);
+}
+
+/** Remove a unit and every field that names it (its roles become unset: the engine then asks for them). */
+function removeUnit(pos, id) {
+  pos.units = (pos.units || []).filter((u) => u.id !== id);
+  for (const [path] of roleFields(pos)) if (getRole(pos, path) === id) setRole(pos, path, null);
+  if (pos.situation === "squaring_up") {
+    if (pos.target === id) delete pos.target;
+    if (Array.isArray(pos.touching_before)) {
+      pos.touching_before = pos.touching_before.filter((x) => x !== id);
+      if (!pos.touching_before.length) delete pos.touching_before;
+    }
   }
+  if (pos.corner_edges && typeof pos.corner_edges === "object") {
+    delete pos.corner_edges[id];
+    for (const inner of Object.values(pos.corner_edges)) if (inner && typeof inner === "object") delete inner[id];
+    for (const [k, inner] of Object.entries(pos.corner_edges)) if (!inner || !Object.keys(inner).length) delete pos.corner_edges[k];
+    if (!Object.keys(pos.corner_edges).length) delete pos.corner_edges;
+  }
+  if (selection.get(pos.situation) === id) selection.delete(pos.situation);
+}
+
+/** Return the player of a unit id (undefined when no unit has it). */
+function playerOf(pos, id) {
+  return (pos.units || []).find((u) => u.id === id)?.player;
+}
+
+/** Return the name a player reads for a unit ("Unit 3" when it has none: never its id). */
+function unitLabel(pos, u) {
+  return (u.name || "").trim() || `Unit ${(pos.units || []).indexOf(u) + 1}`;
+}
+
+/** Return the name a player reads for a terrain piece ("Terrain 2" when it has none). */
+function terrainLabel(pos, t) {
+  return (t.kind || "").trim() || `Terrain ${(pos.terrain || []).indexOf(t) + 1}`;
 }
 
 function label(pos, id) {
   const u = (pos.units || []).find((x) => x.id === id);
-  if (u) return u.name || u.id;
+  if (u) return unitLabel(pos, u);
   const t = (pos.terrain || []).find((x) => x.id === id);
-  return t ? t.kind || t.id : id;
+  return t ? terrainLabel(pos, t) : id;
 }
 
 function playerIndex(pos, player) {
@@ -209,7 +278,7 @@ function pointsAttr(poly) {
   return poly.map(([x, y]) => `${round(x)},${round(-y)}`).join(" ");
 }
 
-function tableBoard(pos, ctx, onChange) {
+function tableBoard(pos, ctx, onChange, onSelect) {
   const state = {view: viewBox(pos), drawing: null, info: null, seq: 0, timer: null, dragging: false};
   const svg = s("svg", {class: "table-svg", role: "application", "aria-label": "Play area seen from above. Drag a unit to move it, drag its handle to turn it; with the keyboard, Tab to a unit, arrow keys move it, R turns it.", "data-testid": "table-svg"});
   const status = h("div", {class: "table-status", id: "table-status", "aria-live": "polite"});
@@ -238,7 +307,7 @@ function tableBoard(pos, ctx, onChange) {
 
   function overlays() {
     const g = s("g", {class: "overlays", "aria-hidden": "true"});
-    const act = (pos.units || []).find((u) => u.id === activeId(pos));
+    const act = (pos.units || []).find((u) => u.id === (roleFields(pos).length ? activeId(pos) : selectedId(pos)));
     const band = pos.table?.band, arc = pos.table?.arc_degrees;
     if (act && band > 0) {
       const {w, d} = trayOf(act);
@@ -301,9 +370,15 @@ function tableBoard(pos, ctx, onChange) {
     const blockers = new Set(state.info?.sight?.outcome?.blockers || []);
     const flanking = new Set((state.info?.contact?.outcome?.flanking || []).map((p) => p[0]));
     const cls = ["unit", u.id === activeId(pos) ? "active" : "", u.id === targetId(pos) ? "target" : "",
+                 u.id === selectedId(pos) ? "selected" : "",
                  blockers.has(u.id) ? "blocker" : "", flanking.has(u.id) ? "flanker" : ""].filter(Boolean).join(" ");
-    const g = s("g", {class: cls, tabindex: "0", role: "button", "data-unit": u.id,
-                      "aria-label": `${u.name || u.id} (${u.player}), facing ${round(u.facing, 1)}°, at ${round(u.front[0], 2)}, ${round(u.front[1], 2)}`});
+    const roles = roleFields(pos).filter(([path]) => getRole(pos, path) === u.id).map(([, text]) => text.toLowerCase());
+    const g = s("g", {class: cls, tabindex: "0", role: "button", "data-unit": u.id, "aria-pressed": u.id === selectedId(pos) ? "true" : "false",
+                      "data-player": u.player, "data-front": JSON.stringify(u.front), "data-facing": String(u.facing),
+                      "data-formation": JSON.stringify(u.formation ?? null), "data-tray": JSON.stringify(u.tray ?? null),
+                      "data-files": JSON.stringify(u.files ?? null), "data-ranks": JSON.stringify(u.ranks ?? null),
+                      "data-type": JSON.stringify(u.type ?? null), "data-name": JSON.stringify(u.name ?? null), "data-role": roles.join(", "),
+                      "aria-label": `${unitLabel(pos, u)} (${u.player})${roles.length ? `, ${roles.join(" and ")}` : ""}, facing ${round(u.facing, 1)}°, at ${round(u.front[0], 2)}, ${round(u.front[1], 2)}`});
     for (const t of trays(u)) g.append(s("polygon", {class: "tray", points: pointsAttr(t), fill: color}));
     const half = (ranksOf(u)[0].length * trayOf(u).w) / 2;
     const l = world(u, -half, 0), r = world(u, half, 0);
@@ -312,7 +387,7 @@ function tableBoard(pos, ctx, onChange) {
     const tip = [u.front[0] + f[0] * 0.55, u.front[1] + f[1] * 0.55];
     g.append(s("line", {class: "facing", x1: u.front[0], y1: -u.front[1], x2: tip[0], y2: -tip[1]}));
     const centre = world(u, 0, -(ranksOf(u).length * trayOf(u).d) / 2);
-    const name = u.name || u.id;
+    const name = unitLabel(pos, u);
     const room = ranksOf(u)[0].length * trayOf(u).w;
     g.append(s("text", {class: "unit-label", x: centre[0], y: -centre[1] + 0.1,
                         text: name.length > room * 4.5 ? `${name.slice(0, Math.max(3, Math.floor(room * 4.5) - 1))}…` : name},
@@ -320,7 +395,7 @@ function tableBoard(pos, ctx, onChange) {
     g.addEventListener("pointerdown", (e) => startDrag(e, u, "move"));
     g.addEventListener("keydown", (e) => keyMove(e, u));
     g.addEventListener("focus", () => {
-      if (!state.dragging && activeId(pos) !== u.id) { setActive(pos, u.id); onChange({keepFocus: u.id}); }
+      if (!state.dragging && selectedId(pos) !== u.id) { select_(pos, u.id); onSelect(u.id); }
     });
     return g;
   }
@@ -328,8 +403,8 @@ function tableBoard(pos, ctx, onChange) {
   function terrainShape(t) {
     const blockers = new Set(state.info?.sight?.outcome?.blockers || []);
     return s("polygon", {class: `terrain${t.blocks_los === false ? " exposed" : ""}${blockers.has(t.id) ? " blocker" : ""}`,
-                         points: pointsAttr(t.polygon), "data-terrain": t.id},
-      s("title", {text: t.kind || t.id}));
+                         points: pointsAttr(t.polygon), "data-terrain": t.id, "data-polygon": JSON.stringify(t.polygon)},
+      s("title", {text: terrainLabel(pos, t)}));
   }
 
   function draw() {
@@ -339,13 +414,13 @@ function tableBoard(pos, ctx, onChange) {
     const kids = [grid(), overlays(), ...(pos.terrain || []).map(terrainShape), ...(pos.units || []).map(unitShape), facts()];
     // the turn knob of the selected unit, just behind its rear edge (the front is usually against something),
     // drawn above everything: drag it around the unit to turn it
-    const act = (pos.units || []).find((u) => u.id === activeId(pos));
+    const act = (pos.units || []).find((u) => u.id === selectedId(pos));
     if (act) {
       const at = world(act, 0, -ranksOf(act).length * trayOf(act).d - 0.6);
       const px = svg.clientWidth || 0;  // a finger-sized knob (about 22 px across at least) on a small screen
       const radius = Math.max(0.28, px ? (11 * (state.view.x1 - state.view.x0)) / px : 0.28);
       const knob = s("circle", {class: "turn-handle", cx: round(at[0]), cy: round(-at[1]), r: round(radius, 3), "data-turn": act.id},
-        s("title", {text: `Drag to turn ${act.name || act.id}`}));
+        s("title", {text: `Drag to turn ${unitLabel(pos, act)}`}));
       knob.addEventListener("pointerdown", (e) => startDrag(e, act, "turn"));
       kids.push(knob);
     }
@@ -365,10 +440,14 @@ function tableBoard(pos, ctx, onChange) {
     if (state.drawing) return;
     e.preventDefault();
     state.dragging = true;
-    if (activeId(pos) !== u.id) setActive(pos, u.id);
+    select_(pos, u.id);  // dragging selects the unit for the Units panel; it never changes a role
+    const own = svg.querySelector(`[data-unit="${CSS.escape(u.id)}"]`);
+    if (own && document.activeElement !== own) own.focus({preventScroll: true});  // focus follows the selection
     const start = toWorld(e), front0 = [...u.front], facing0 = u.facing;
+    let moved = false;
     const move = (ev) => {
       const p = toWorld(ev);
+      moved = true;
       if (mode === "move") {
         u.front = [round(front0[0] + p[0] - start[0]), round(front0[1] + p[1] - start[1])];
       } else {
@@ -385,6 +464,7 @@ function tableBoard(pos, ctx, onChange) {
       window.removeEventListener("pointerup", up);
       window.removeEventListener("pointercancel", up);
       state.dragging = false;
+      if (!moved) { onSelect(u.id); return; }  // a tap selects the unit: the position is unchanged
       if (mode === "move") {
         const shift = snapShift(u, pos.units.filter((o) => o.id !== u.id));
         if (shift) u.front = [round(u.front[0] + shift[0], 6), round(u.front[1] + shift[1], 6)];
@@ -406,7 +486,7 @@ function tableBoard(pos, ctx, onChange) {
     } else if (e.key === "r" || e.key === "R") {
       u.facing = (((u.facing + (e.shiftKey ? -TURN : TURN)) % 360) + 360) % 360;
     } else if (e.key === "Delete" || e.key === "Backspace") {
-      pos.units = pos.units.filter((o) => o.id !== u.id);
+      removeUnit(pos, u.id);
       onChange({keepFocus: null, structure: true});
       e.preventDefault();
       return;
@@ -479,82 +559,126 @@ function tableBoard(pos, ctx, onChange) {
 
 // ------------------------------------------------------------------------------------------ panels
 
-function decimal(labelText, get, set, {min = 0.1, max = 100, step = 0.5, path = ""} = {}) {
+/** Return a labelled decimal input. What is typed is what is sent: a number outside what the rules allow is
+ *  refused by the engine, naming the field (the board never clamps it); an empty box leaves the field out. */
+function decimal(labelText, get, set, {step = 0.5, path = ""} = {}) {
   const id = uid("dec");
+  const read = (e) => {
+    const text = e.target.value.trim();
+    if (text === "") { e.target.removeAttribute("aria-invalid"); set(null); return; }
+    const v = Number(text);
+    if (Number.isFinite(v)) { e.target.removeAttribute("aria-invalid"); set(v); } else e.target.setAttribute("aria-invalid", "true");
+  };
   return h("div", {class: "field decimal", dataset: {path}}, h("label", {for: id}, labelText),
-    h("input", {id, type: "number", class: "num wide", min, max, step, value: get() ?? "", dataset: {path}, inputmode: "decimal",
-                onchange: (e) => { const v = parseFloat(e.target.value); if (Number.isFinite(v) && v >= min && v <= max) set(v); }}));
+    h("input", {id, type: "number", class: "num wide", step, value: get() ?? "", dataset: {path}, inputmode: "decimal",
+                oninput: read, onchange: read}));
 }
 
 function settingsPanel(pos, changed) {
   pos.table = pos.table || {};
+  const put = (key) => (v) => { if (v === null) delete pos.table[key]; else pos.table[key] = v; changed(); };
   return panel("Settings",
     h("p", {class: "hint"}, "The rules give no size for a range band or for the firing-arc lines: set them for your components (lengths in tray widths)."),
     row(
-      decimal("Range band (tray widths)", () => pos.table.band, (v) => { pos.table.band = v; changed(); }, {min: 0.1, max: 50, step: 0.5, path: "table.band"}),
-      decimal("Firing-arc angle (°)", () => pos.table.arc_degrees, (v) => { pos.table.arc_degrees = v; changed(); }, {min: 1, max: 89, step: 1, path: "table.arc_degrees"})));
+      decimal("Range band (tray widths)", () => pos.table.band, put("band"), {step: 0.5, path: "table.band"}),
+      decimal("Firing-arc angle (°)", () => pos.table.arc_degrees, put("arc_degrees"), {step: 1, path: "table.arc_degrees"})));
 }
 
-function unitOptions(pos) {
-  return (pos.units || []).map((u) => [u.id, u.name || u.id]);
+/** Return the selects of the situation's roles. Two roles never name one unit, and an attack's attacker and
+ *  defender are never of one army: a role's select offers only the units the other roles allow. */
+function roleControls(pos, changed, rerender) {
+  const fields = roleFields(pos);
+  const out = fields.map(([path, text]) => {
+    const others = fields.filter(([p]) => p !== path).map(([p]) => getRole(pos, p)).filter(Boolean);
+    const enemyOnly = pos.situation === "attack";
+    const allowed = (pos.units || []).filter((u) => !others.includes(u.id)
+      && !(enemyOnly && others.some((o) => playerOf(pos, o) === u.player)));
+    const opts = [[null, "Choose a unit…"], ...allowed.map((u) => [u.id, `${unitLabel(pos, u)} (${u.player})`])];
+    return select(text, opts, () => getRole(pos, path) ?? null, (v) => { setRole(pos, path, v); changed(); rerender(); }, {path});
+  });
+  if (fields.length === 2) {
+    const [[a, aText], [b, bText]] = fields;
+    out.push(smallButton(`Swap ${aText.split(" (")[0].toLowerCase()} and ${bText.toLowerCase()}`, () => {
+      const x = getRole(pos, a), y = getRole(pos, b);
+      setRole(pos, a, y); setRole(pos, b, x);
+      changed(); rerender();
+    }, {"data-role-swap": "true"}));
+  }
+  return out;
 }
 
 function situationPanel(pos, changed, rerender) {
-  const ids = unitOptions(pos);
-  const out = [];
   if (pos.situation === "line_of_sight" || pos.situation === "range") {
-    out.push(row(
-      select(pos.situation === "range" ? "Measure from (ruler's range 1 end)" : "Unit tracing line of sight", ids, () => pos.unit, (v) => { pos.unit = v; changed(); rerender(); }, {path: "unit"}),
-      select("Target", ids, () => pos.target, (v) => { pos.target = v; changed(); rerender(); }, {path: "target"})));
-  } else if (pos.situation === "squaring_up") {
-    out.push(row(
-      select("Moving unit", ids, () => pos.active, (v) => { pos.active = v; changed(); rerender(); }, {path: "active"}),
+    return panel("Question", row(...roleControls(pos, changed, rerender)));
+  }
+  if (pos.situation === "squaring_up") {
+    return panel("Question", row(
+      ...roleControls(pos, changed, rerender),
       select("What happened", [["march", "March"], ["shift", "Shift"], ["closing_in", "Closing in"], ["reveal", "Revealed its dial"]], () => pos.cause, (v) => { pos.cause = v; changed(); }, {path: "cause"}),
       select("Modifier", [[null, "None"], ["charge", "Charge"], ["turning-charge", "Turning charge"], ["turn", "Turn"], ["wheel", "Wheel"]], () => pos.modifier ?? null, (v) => { pos.modifier = v; changed(); }, {path: "modifier"}),
-      select("Direction of the move", ["forward", "backward", "left", "right"], () => pos.direction || "forward", (v) => { pos.direction = v; changed(); }, {path: "direction"})),
+      select("Direction of the move", [["forward", "Forward"], ["backward", "Backward"], ["left", "Left"], ["right", "Right"]], () => pos.direction ?? "forward", (v) => { pos.direction = v; changed(); }, {path: "direction"})),
     row(
       select("Pivot (a tie)", [[null, "Not chosen"], ["left", "Left"], ["right", "Right"]], () => pos.pivot ?? null, (v) => { if (v) pos.pivot = v; else delete pos.pivot; changed(); }, {path: "pivot"}),
       select("Slide", [[null, "Not chosen"], ["left", "Left"], ["right", "Right"]], () => pos.slide ?? null, (v) => { if (v) pos.slide = v; else delete pos.slide; changed(); }, {path: "slide"})));
   }
-  return out.length ? panel("Question", ...out) : null;
+  return null;
+}
+
+/** Return the players a unit may belong to: an attack's attacker and defender are never of one army. */
+function playersFor(pos, u) {
+  const all = [...new Set([...PLAYERS, ...(pos.units || []).map((x) => x.player)])];
+  if (pos.situation !== "attack") return all;
+  const a = pos.attacker?.unit, d = pos.defender?.unit;
+  const other = u.id === a ? playerOf(pos, d) : u.id === d ? playerOf(pos, a) : undefined;
+  return all.filter((p) => p !== other);
 }
 
 function unitPanel(pos, board, changed, rerender) {
-  const u = (pos.units || []).find((x) => x.id === activeId(pos)) || (pos.units || [])[0];
+  const i = (pos.units || []).findIndex((x) => x.id === selectedId(pos));
+  const u = (pos.units || [])[i];
   const add = (player) => () => {
     const n = (pos.units || []).length + 1;
     const id = uid("unit").replace(/[^a-z0-9-]/g, "");
     pos.units = pos.units || [];
     pos.units.push(unit(id, player, `Unit ${n}`, [n * 3 - 6, -4], 0, 2, 2));
-    setActive(pos, id);
+    select_(pos, id);  // the new unit is the one the panel edits; no role changes
     changed(); rerender();
   };
   const kids = [row(smallButton("Add a unit (first player)", add(pos.units?.[0]?.player || PLAYERS[0])),
                     smallButton("Add a unit (second player)", add(otherPlayer(pos))))];
   if (u) {
+    const at = `units[${i}]`;
     const ranks = ranksOf(u);
-    const files = ranks[0].length;
-    const setFormation = (f, r, back) => {
-      const formation = Array(r).fill(f);
-      if (back && back < f && r > 1) formation[r - 1] = back;
-      u.formation = formation;
-      delete u.files; delete u.ranks;
+    const files = u.formation ? ranks[0].length : u.files ?? ranks[0].length;
+    const depth = u.formation ? ranks.length : u.ranks ?? ranks.length;
+    const back = u.formation && ranks.length > 1 ? ranks[ranks.length - 1].length : files;
+    // what is typed is sent: a count below 1 is refused by the engine, naming the field
+    const setFormation = (f, r, b) => {
+      if (Number.isInteger(f) && Number.isInteger(r) && f >= 1 && r >= 1 && r <= 100) {
+        const formation = Array(r).fill(f);
+        if (r > 1 && b !== f) formation[r - 1] = b;
+        u.formation = formation;
+        delete u.files; delete u.ranks;
+      } else {
+        delete u.formation;
+        u.files = f; u.ranks = r;
+      }
       changed(); board.draw(); rerender();
     };
-    const back = ranks.length > 1 ? ranks[ranks.length - 1].length : files;
+    const roles = roleFields(pos).filter(([path]) => getRole(pos, path) === u.id).map(([, text]) => text.split(" (")[0].toLowerCase());
     kids.push(
-      h("p", {class: "hint"}, "Selected unit (tap a unit on the table to select it):"),
-      row(textInput("Name", () => u.name, (v) => { u.name = v; changed(); board.draw(); }, {path: "name"}),
-          select("Player", [...new Set([...PLAYERS, ...(pos.units || []).map((x) => x.player)])], () => u.player, (v) => { u.player = v; changed(); board.draw(); }, {path: "player"})),
-      row(stepper("Files (trays across)", () => files, (v) => setFormation(Math.max(1, Math.min(8, v)), ranks.length, back), {min: 1, max: 8, small: true}),
-          stepper("Ranks", () => ranks.length, (v) => setFormation(files, Math.max(1, Math.min(8, v)), back), {min: 1, max: 8, small: true}),
-          stepper("Trays in the back rank", () => back, (v) => setFormation(files, ranks.length, Math.max(1, Math.min(files, v))), {min: 1, max: files, small: true})),
-      row(decimal("Tray width", () => trayOf(u).w, (v) => { u.tray = {width: v, depth: trayOf(u).d}; changed(); board.draw(); }, {min: 0.25, max: 4, step: 0.25}),
-          decimal("Tray depth", () => trayOf(u).d, (v) => { u.tray = {width: trayOf(u).w, depth: v}; changed(); board.draw(); }, {min: 0.25, max: 4, step: 0.25}),
-          decimal("Facing (°)", () => u.facing, (v) => { u.facing = v % 360; changed(); board.draw(); }, {min: -360, max: 720, step: 15})),
-      row(smallButton("Turn left 15°", () => { u.facing = (u.facing + 345) % 360; changed(); board.draw(); rerender(); }, {"aria-label": "Turn the selected unit 15 degrees left"}),
-          smallButton("Turn right 15°", () => { u.facing = (u.facing + 15) % 360; changed(); board.draw(); rerender(); }, {"aria-label": "Turn the selected unit 15 degrees right"}),
-          smallButton("Remove unit", () => { pos.units = pos.units.filter((x) => x.id !== u.id); changed(); rerender(); })));
+      h("p", {class: "hint", id: "selected-unit"}, `Selected: ${unitLabel(pos, u)}${roles.length ? ` (the ${roles.join(" and the ")})` : ""}. Tap a unit on the table to edit it; selecting never changes who attacks or defends.`),
+      row(textInput("Name", () => u.name, (v) => { u.name = v; changed(); board.draw(); }, {path: `${at}.name`}),
+          select("Player", playersFor(pos, u), () => u.player, (v) => { u.player = v; changed(); board.draw(); rerender(); }, {path: `${at}.player`})),
+      row(stepper("Files (trays across)", () => files, (v) => setFormation(v, depth, back), {min: 1, max: 8, small: true, path: `${at}.formation[0]`}),
+          stepper("Ranks", () => depth, (v) => setFormation(files, v, back), {min: 1, max: 8, small: true, path: `${at}.formation`}),
+          stepper("Trays in the back rank", () => back, (v) => setFormation(files, depth, v), {min: 1, max: files, small: true, path: `${at}.formation[${Math.max(0, depth - 1)}]`})),
+      row(decimal("Tray width", () => trayOf(u).w, (v) => { u.tray = {width: v, depth: trayOf(u).d}; changed(); board.draw(); }, {step: 0.25, path: `${at}.tray.width`}),
+          decimal("Tray depth", () => trayOf(u).d, (v) => { u.tray = {width: trayOf(u).w, depth: v}; changed(); board.draw(); }, {step: 0.25, path: `${at}.tray.depth`}),
+          decimal("Facing (°)", () => u.facing, (v) => { u.facing = v; changed(); board.draw(); }, {step: 15, path: `${at}.facing`})),
+      row(smallButton("Turn left 15°", () => { u.facing = (((u.facing - 15) % 360) + 360) % 360; changed(); board.draw(); rerender(); }, {"aria-label": "Turn the selected unit 15 degrees left"}),
+          smallButton("Turn right 15°", () => { u.facing = (((u.facing + 15) % 360) + 360) % 360; changed(); board.draw(); rerender(); }, {"aria-label": "Turn the selected unit 15 degrees right"}),
+          smallButton("Remove unit", () => { removeUnit(pos, u.id); changed(); rerender(); }, {"aria-label": `Remove ${unitLabel(pos, u)}`})));
   }
   return panel("Units", ...kids);
 }
@@ -599,10 +723,12 @@ function renderTable(el, pos, ctx, extra = null) {
   };
   const redrawPanels = () => {
     if (!holder) return;
-    holder.replaceChildren(...[extra ? extra() : null, situationPanel(pos, changed, redrawPanels), unitPanel(pos, board, changed, redrawPanels),
+    holder.replaceChildren(...[extra ? extra(changed, redrawPanels) : null, situationPanel(pos, changed, redrawPanels), unitPanel(pos, board, changed, redrawPanels),
                                 terrainPanel(pos, board, changed, redrawPanels), settingsPanel(pos, changed)].filter(Boolean));
   };
-  board = tableBoard(pos, ctx, (opts) => { changed(opts); if (!opts.keepFocus) redrawPanels(); });
+  // a change on the table redraws the panels too (they show the moved unit's facing, the roles' names)
+  const onSelect = () => { board.draw(); redrawPanels(); };
+  board = tableBoard(pos, ctx, (opts) => { changed(opts); redrawPanels(); }, onSelect);
   holder = h("div", {class: "table-panels"});
   redrawPanels();
   el.append(h("div", {class: "table-layout"}, panel("Table", h("p", {class: "hint"},
@@ -614,10 +740,12 @@ function tableEditor(situation, defaults) {
     example: {...copy(EXAMPLE_TABLE), ...defaults},
     derive(pos) {
       delete pos.ui_selected;
+      if (situation === "squaring_up" && pos.direction === undefined) pos.direction = "forward";  // as the select shows
       return pos;
     },
     render(el, pos, ctx) {
-      for (const [k, v] of Object.entries(defaults)) if (pos[k] === undefined) pos[k] = v;
+      // a role left unset (its unit removed, or a position without it) stays unset: its select asks for it
+      delete pos.ui_selected;
       renderTable(el, pos, ctx);
     },
   };
@@ -631,7 +759,8 @@ const RESULTS = [["hit", "Hits"], ["mortal_strike", "Mortal strikes"], ["accurac
 function attackFromTable(pos) {
   const t = lastTable ? copy(lastTable) : copy(EXAMPLE_TABLE);
   const units = t.units;
-  const first = units[0], enemy = units.find((u) => u.player !== first?.player) || units[1];
+  // the attacker and the defender are never of one army: with no enemy on the table, the defender is left to choose
+  const first = units[0], enemy = units.find((u) => u.player !== first?.player);
   return {
     // the example table has no melee: its archers shoot at the Spearmen
     game: pos.game, situation: "attack", attack_type: lastTable ? pos.attack_type || "melee" : "ranged", ...t,
@@ -669,11 +798,11 @@ const attack = {
       h("p", {class: "hint"}, onTable ? "Contact, flanking, engagement, range, line of sight and arc are measured on the table."
         : "Or place the two units on the table and let the rules measure.")));
     if (!onTable) { stated.render(el, pos, ctx); return; }
-    const a = pos.attacker, d = pos.defender;
-    const extra = () => panel("Attack",
-      row(segmented("Attack", [["melee", "Melee"], ["ranged", "Ranged"]], () => pos.attack_type, (v) => { pos.attack_type = v; ctx.changed(); }, {path: "attack_type"}),
-          select("Attacker", unitOptions(pos), () => a.unit, (v) => { a.unit = v; ctx.changed(); ctx.rerender(); }, {path: "attacker.unit"}),
-          select("Defender", unitOptions(pos), () => d.unit, (v) => { d.unit = v; ctx.changed(); ctx.rerender(); }, {path: "defender.unit"})),
+    const d = pos.defender;
+    // the attacker and the defender are chosen here only (tapping or dragging a unit never changes them)
+    const extra = (changed, redraw) => panel("Attack",
+      row(segmented("Attack", [["melee", "Melee"], ["ranged", "Ranged"]], () => pos.attack_type, (v) => { pos.attack_type = v; changed(); }, {path: "attack_type"})),
+      row(...roleControls(pos, changed, redraw)),
       row(stepper("Defense", () => d.defense ?? 0, (v) => { d.defense = v; ctx.changed(); }, {min: 0, max: 20, path: "defender.defense", small: true}),
           stepper("Wound threshold", () => d.wound_threshold ?? 1, (v) => { d.wound_threshold = v; ctx.changed(); }, {min: 1, max: 20, path: "defender.wound_threshold", small: true}),
           stepper("Figures per tray", () => d.figures_per_tray ?? 1, (v) => { d.figures_per_tray = v; ctx.changed(); }, {min: 1, max: 12, path: "defender.figures_per_tray", small: true})),
