@@ -21,6 +21,7 @@ Two kinds of optional field, as the boards show them:
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -113,6 +114,16 @@ def maybe(description: str | None = None, *, title: str | None = None, ge: int |
             schema["x-enum-labels"] = words
     return Field(None, description=description, title=title, ge=ge, le=le, max_length=max_length,
                  json_schema_extra=hook)
+
+
+def choices(vocabulary: Any) -> tuple[Any, ...]:
+    """Return the values of a vocabulary type: a ``Literal`` (possibly ``Annotated`` with labels) -> its values."""
+    args = typing.get_args(vocabulary)
+    if typing.get_origin(vocabulary) is typing.Annotated:
+        return choices(args[0])
+    if typing.get_origin(vocabulary) is typing.Literal:
+        return tuple(args)
+    return tuple(v for a in args for v in choices(a))
 
 
 def labelled(labels: Mapping[str, str]) -> Callable[[JsonSchema], None]:
@@ -310,5 +321,20 @@ def validate(model: type[Position], data: Any) -> Position:
         raise unreadable(exc, data) from None
 
 
-__all__ = ["MAX_ITEMS", "Field", "Model", "OpenPosition", "Outcome", "Position", "drop_auto_titles", "labelled",
-           "maybe", "published_schema", "refuse", "restate", "unreadable", "validate"]
+__all__ = [
+    "MAX_ITEMS",
+    "Field",
+    "Model",
+    "OpenPosition",
+    "Outcome",
+    "Position",
+    "choices",
+    "drop_auto_titles",
+    "labelled",
+    "maybe",
+    "published_schema",
+    "refuse",
+    "restate",
+    "unreadable",
+    "validate",
+]

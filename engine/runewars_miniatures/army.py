@@ -15,14 +15,13 @@ Unique names are compared as names: a bracketed qualifier ("Lord Hawthorne (Infa
 from __future__ import annotations
 
 import re
-import typing
 from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.model import Field, Model, OpenPosition, Outcome, choices, maybe
 from engine.runewars_miniatures.common import (
     GAME,
     Faction,
@@ -216,7 +215,7 @@ def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpu
     for j, card in enumerate(unit.cards):
         if card.icon is None:
             trace.decide("players", f"which upgrade icon {card.name} shows", overfilled_icons,
-                         options=typing.get_args(UpgradeIcon), field=f"units[{index}].upgrades[{j}].icon")
+                         options=choices(UpgradeIcon), field=f"units[{index}].upgrades[{j}].icon")
     if unit.cards and unit.configuration.upgrade_icons is None:
         trace.decide("players", f"which upgrade icons {unit.name}'s configuration ({plural(unit.trays, 'tray')}) "
                      "shows", overfilled_icons, field=f"units[{index}].configuration.upgrade_icons")
