@@ -59,9 +59,12 @@ function joinPath(path, key) {
   return path ? `${path}.${key}` : key;
 }
 
-/** Return the words of an enum value as the form shows them (factions as printed, keys humanized). */
-function optionWords(v) {
+/** Return the words of an enum value as the form shows them: the schema's player-word label (x-enum-labels) when
+ *  it has one, else factions as printed and other keys humanized. */
+function optionWords(v, schema = null) {
   if (v === null) return "none";
+  const labels = schema && (schema["x-enum-labels"] || ((nullableInner(schema) || {})["x-enum-labels"]));
+  if (labels && typeof v === "string" && Object.prototype.hasOwnProperty.call(labels, v)) return labels[v];
   return factionName(v) === v ? humanize(v) : factionName(v);
 }
 
@@ -132,7 +135,7 @@ export function field(schema, label, get, set, changed, path) {
   schema = schema || {};
   const inner = nullableInner(schema);
   if (inner && inner.enum && !schema.enum) {
-    const opts = [[null, "none"], ...inner.enum.map((v) => [v, optionWords(v)])];
+    const opts = [[null, "none"], ...inner.enum.map((v) => [v, optionWords(v, inner)])];
     if (opts.length <= 5) return segmented(label, opts, () => get() ?? null, set, {path});
     return select(label, opts, () => get() ?? null, set, {path});
   }
@@ -160,7 +163,7 @@ export function field(schema, label, get, set, changed, path) {
     return holder;
   }
   if (schema.enum) {
-    const opts = schema.enum.map((v) => [v, optionWords(v)]);
+    const opts = schema.enum.map((v) => [v, optionWords(v, schema)]);
     if (opts.length <= 4 && schema.enum.every((o) => typeof o === "string" || o === null)) {
       return segmented(label, opts, get, set, {path});
     }
@@ -244,7 +247,7 @@ export function propertyRow(ps, key, required, get, changed, sub, siblings = nul
     }
     const choices = ps.enum || (inner && inner.enum ? [null, ...inner.enum] : null);
     if (choices) {
-      const opts = [...choices.map((v) => [v, optionWords(v)]), ...(hasDefault ? [] : [[UNKNOWN, "unknown"]])];
+      const opts = [...choices.map((v) => [v, optionWords(v, ps)]), ...(hasDefault ? [] : [[UNKNOWN, "unknown"]])];
       const widget = opts.length <= 5 && choices.every((o) => typeof o === "string" || o === null) ? segmented : select;
       row.append(withHint(widget(label, opts, shown, setOrUnset, {path: sub}), ps));
       return;
