@@ -168,13 +168,15 @@ function pathWords(path) {
   return parts.join(" › ") || "the whole position";
 }
 
-function markError(path) {
+function markError(path, message = "") {
   for (const el of editorEl.querySelectorAll(".error-field")) el.classList.remove("error-field");
+  for (const el of editorEl.querySelectorAll(".field-error")) el.remove();
   let p = path;
   while (p) {
     const el = editorEl.querySelector(`[data-path="${CSS.escape(p)}"]`);
     if (el) {
       el.classList.add("error-field");
+      if (message) el.append(h("small", {class: "field-error"}, message));   // the refusal, at its field
       el.scrollIntoView({block: "center", behavior: "smooth"});
       return;
     }
@@ -193,6 +195,7 @@ async function resolveNow() {
     const {ok, status, data} = await postJSON("/api/resolve", sent);
     if (ok) {
       state.rulings[state.current] = data;
+      markError("");
       showRuling(data);
       announce(data.summary || (data.legal ? `Ruling ready: ${data.steps.length} steps.` : "Ruling ready: not allowed."));
       const heading = rulingEl.querySelector(".verdict");
@@ -210,7 +213,7 @@ async function resolveNow() {
         h("h2", {}, status === 413 ? "Position too large" : "The position cannot be read"),
         h("p", {}, data.error || "unknown error"),
         data.path ? h("p", {class: "error-where"}, "At ", h("strong", {}, pathWords(data.path))) : null));
-      markError(data.path || "");
+      markError(data.path || "", data.error || "");
     }
   } catch (err) {
     clear(rulingEl);
