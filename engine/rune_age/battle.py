@@ -60,9 +60,12 @@ class Bonus(Model):
         "Dragon Rune): it counts whatever cards are left, even with no unit left in the combat."))
     strength: int = Field(ge=-MAX_STRENGTH, le=MAX_STRENGTH)
 
-    def tied_to_card(self) -> bool:
-        """Return whether this bonus comes from a card of the army (and so goes with that card)."""
-        return not self.outside and (self.source or "") not in OUTSIDE_BY_NAME
+    def tied_to_card(self, army: Sequence[Card]) -> bool:
+        """Return whether this bonus comes from a card of *army* (and so goes with that card): not when marked as
+        from outside, nor when it names an effect of :data:`OUTSIDE_BY_NAME` that no card of the army bears."""
+        if self.outside:
+            return False
+        return (self.source or "") not in OUTSIDE_BY_NAME or any(c.name == self.source for c in army)
 
 
 def bonus_problem(army: Sequence[Card], bonuses: Sequence[Bonus], whose: str) -> tuple[str, int, str] | None:
@@ -70,7 +73,7 @@ def bonus_problem(army: Sequence[Card], bonuses: Sequence[Bonus], whose: str) ->
     a card bonus must name a card of the army, one bonus per copy of that card."""
     copies = Counter(c.name for c in army)
     for i, bonus in enumerate(bonuses):
-        if not bonus.tied_to_card():
+        if not bonus.tied_to_card(army):
             continue
         if not bonus.source:
             return (f"a resolution bonus of {bonus.strength} names no card of {whose}; name the card it comes from, "
@@ -128,7 +131,7 @@ class BattlePosition(OpenPosition):
             out.append(f"Attrition: {plural(sum(self.attrition_skulls), 'skull')} rolled; destroyed: {lost}.")
         elif t.attrition_icons:
             out.append("Attrition: the die is not rolled yet.")
-        out.append(bonus_words(self.resolution_bonuses))
+        out.append(bonus_words(self.resolution_bonuses, self.army))
         return out
 
     @model_validator(mode="after")
@@ -255,7 +258,7 @@ def army_words(army: Sequence[Card]) -> str:
     return listing((card_words(c) for c in army), "no card")
 
 
-def bonus_words(bonuses: Sequence[Bonus], whose: str = "") -> str:
+def bonus_words(bonuses: Sequence[Bonus], army: Sequence[Card], whose: str = "") -> str:
     """Return one sentence listing the Resolution bonuses and where each comes from."""
     if not bonuses:
         return f"No Resolution bonuses{whose}."
@@ -263,7 +266,7 @@ def bonus_words(bonuses: Sequence[Bonus], whose: str = "") -> str:
     for b in bonuses:
         sign = f"+{b.strength}" if b.strength >= 0 else str(b.strength)
         where = b.source or "an effect"
-        parts.append(f"{sign} from {where}" + (" (outside the army)" if not b.tied_to_card() else ""))
+        parts.append(f"{sign} from {where}" + (" (outside the army)" if not b.tied_to_card(army) else ""))
     return f"Resolution bonuses{whose}: {listing(parts)}."
 
 
@@ -459,7 +462,7 @@ def _live_bonuses(army: Sequence[Card], bonuses: Sequence[Bonus], played: Sequen
     present = Counter(c.name for c in army)
     live = []
     for b in bonuses:
-        if b.tied_to_card():
+        if b.tied_to_card(played):
             src = b.source or ""
             if present[src] <= 0:
                 continue

@@ -80,7 +80,7 @@ class SiegePosition(OpenPosition):
         for key, side in (("Attacker", self.attacker), ("Defender", self.defender)):
             who = f"{side.player}, " if side.player else ""
             out.append(f"{key}: {who}{army_words(side.army)}.")
-            out.append(bonus_words(side.resolution_bonuses, f" of the {key.lower()}"))
+            out.append(bonus_words(side.resolution_bonuses, side.army, f" of the {key.lower()}"))
         return out
 
     @model_validator(mode="after")
