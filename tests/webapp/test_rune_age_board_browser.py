@@ -47,11 +47,11 @@ def test_the_book_siege_bonus_is_battle_cry_on_the_card_list(page: Any, live_ser
     """The board's example plays Battle Cry as a card, and its bonus goes when Battle Cry is removed."""
     open_tab(page, live_server, "rune-age", "siege")
     page.click("#reset")
-    sent, ruling = ask(page)
+    _sent, ruling = ask(page)
     assert ruling["outcome"]["attacker_strength"] == 7
     page.click("button[aria-label='Remove Battle Cry from Attacker']")
     assert page.locator(".side-attacker .bonuses li").count() == 0
-    sent, ruling = ask(page)
+    _sent, ruling = ask(page)
     assert ruling["outcome"]["attacker_strength"] == 5
 
 
@@ -76,6 +76,6 @@ def test_case_5_a_negative_enemy_strength_is_refused_at_its_field(page: Any, liv
     # the fix: a strength the rules allow, and the refusal leaves the field
     field.fill("4")
     field.press("Tab")
-    sent, ruling = ask(page)
+    sent, _ruling = ask(page)
     assert sent["target"]["strength"] == 4
     assert page.locator(".field-error").count() == 0
