@@ -98,8 +98,11 @@ def reading_matches(reading: list[str], shown: Iterable[str], known: Iterable[st
     shown_set = {s for s in shown if s}
     problems = [f"{name!r} is on the board but not in the reading" for name in sorted(shown_set)
                 if name.lower() not in text]
+    rest = text  # a known name inside a longer name shown ("Archer" in "Skeleton Archer") is not read on its own
+    for name in sorted(shown_set, key=len, reverse=True):
+        rest = rest.replace(name.lower(), " ")
     problems += [f"{name!r} is in the reading but not on the board" for name in sorted(set(known) - shown_set)
-                 if name and _word_in(name.lower(), text)]
+                 if name and _word_in(name.lower(), rest)]
     return problems
 
 
