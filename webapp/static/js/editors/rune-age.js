@@ -53,6 +53,7 @@ export function cleanBattle(pos) {
   pos.army = Array.isArray(pos.army) ? pos.army : [];
   const t = pos.target = pos.target || {kind: "enemy", strength: 1};
   if (t.kind !== "stronghold") delete t.faction;
+  t.attrition_icons = t.attrition_icons || 0;   // the field shows 0: the position says so
   const icons = t.attrition_icons || 0;
   if (!icons) { delete pos.attrition_skulls; delete pos.destroyed_by_attrition; }
   if (Array.isArray(pos.attrition_skulls)) {
@@ -294,6 +295,8 @@ const siege = {
   },
   render(el, pos, ctx) {
     const t = pos.target = pos.target || {kind: "home_realm"};
+    if (t.kind === "city" && t.auto_defense === undefined) t.auto_defense = 0;   // the numbers the fields show
+    if (t.kind === "home_realm" && t.damage === undefined) t.damage = 0;
     const draws = [];
     const targetPanel = live((redraw) => [
       select("Scenario", [["resurgence-of-the-dragonlords", "Resurgence of the Dragonlords"], ["runewars", "Runewars"],
@@ -302,7 +305,9 @@ const siege = {
       segmented("Besieged", [["home_realm", "Home Realm"], ["city", "City"]], () => t.kind, (v) => {
         // another kind of target is another target: its name and the other kind's numbers do not carry over
         if (v !== t.kind) for (const k of ["name", "damage", "auto_defense", "exhausted"]) delete t[k];
-        t.kind = v; ctx.changed(); redraw();
+        t.kind = v;
+        if (v === "city") t.auto_defense = 0; else t.damage = 0;   // the number the field shows is the one sent
+        ctx.changed(); redraw();
       }, {path: "target.kind"}),
       row(textInput("Name", () => t.name, (v) => { t.name = v; ctx.changed(); }, {path: "target.name"}),
           t.kind === "home_realm"
