@@ -79,3 +79,19 @@ def test_case_5_a_negative_enemy_strength_is_refused_at_its_field(page: Any, liv
     sent, _ruling = ask(page)
     assert sent["target"]["strength"] == 4
     assert page.locator(".field-error").count() == 0
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_screenshot_of_the_siege_ruling_with_its_reading(new_page: Any, live_server: str, width: int) -> None:
+    """The ruling of case 1's siege with what it read, at a desktop and a phone width (build/screenshots/)."""
+    from pathlib import Path
+
+    with new_page(viewport={"width": width, "height": 900}) as page:
+        open_tab(page, live_server, "rune-age", "siege")
+        page.click("#reset")
+        _sent, ruling = ask(page)
+        reading = page.locator("#ruling").inner_text()
+        assert all(line in reading for line in ruling["reading"])
+        out = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+        out.mkdir(parents=True, exist_ok=True)
+        page.locator("#ruling").screenshot(path=str(out / f"rune-age-siege-ruling-{width}.png"))

@@ -299,7 +299,8 @@ class RuneAgeBoard:
     def items(self, page: Any) -> Iterable[str]:
         if current(page) not in ("battle", "siege"):
             return []
-        names: list[str] = page.eval_on_selector_all(".dropzone li.card .card-name", "els => els.map(e => e.textContent)")
+        names: list[str] = page.eval_on_selector_all(".dropzone li.card .card-name",
+                                                     "els => els.map(e => e.textContent)")
         return names
 
 
