@@ -360,7 +360,7 @@ def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace:
         trace.step(f"Attrition: {name} shows no attrition icon, so this step is skipped.", "ra.conduct-a-battle.3")
         return army
     if len(skulls) != icons:
-        trace.decide("attacker", f"roll the attrition die {times(icons)} and give the skulls rolled",
+        trace.decide("attacker", f"roll the attrition die {plural(icons, 'time')} and give the skulls rolled",
                      skulls_to_suffer, field="attrition_skulls")
         out.army_strength_before_attrition = strength_of(army, pos.resolution_bonuses)
         trace.step(f"Attrition: {name} shows {plural(icons, 'attrition icon')}; the die is rolled once per icon and "
