@@ -174,7 +174,7 @@ def test_rune_age_battle_after_swapping_cards(page: Any, live_server: str) -> No
     for name in ("Footman", "Footman", "Knight"):
         page.click(f"button[aria-label='Add {name} to the army']")
     page.click("button:has-text('Add a Resolution bonus')")
-    page.select_option(".field[data-path='resolution_bonuses[0].source'] select", label="Knight (card in this army)")
+    page.select_option(".field[data-path='resolution_bonuses[0].source'] select", label="Knight")
     stepper_to(page, "resolution_bonuses[0].strength", 2)
     sent, ruling = ask(page)
     assert sent["resolution_bonuses"] == [{"source": "Knight", "strength": 2}]

@@ -33,7 +33,7 @@ def test_case_1_a_removed_card_takes_its_bonus_and_a_city_is_no_home_realm(page:
     assert page.locator(".bonuses li").count() == 0, "a bonus outlived its card"
     sent, ruling = ask(page)
     assert "resolution_bonuses" not in sent["attacker"] or sent["attacker"]["resolution_bonuses"] == []
-    assert sent["target"] == {"kind": "city"}
+    assert sent["target"] == {"kind": "city", "auto_defense": 0}   # the name "Elf Home Realm" is gone
     out = ruling["outcome"]
     assert (out["attacker_strength"], out["defender_strength"], out["winner"]) == (3, 3, "defender")
     assert "Home Realm" not in ruling["summary"]

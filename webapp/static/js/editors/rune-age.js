@@ -144,9 +144,9 @@ function bonusesPanel(holder, key, army, changed, path) {
       const names = [...new Set(army.map((c) => c.name))];
       const tied = tiedToCard(b, army);
       const orphan = tied && !names.includes(b.source);   // an imported bonus whose card is not here: the engine refuses it
-      const opts = [...names.map((n) => [n, `${n} (card in this army)`]),
+      const opts = [...names.map((n) => [n, n]),
                     ...(orphan ? [[b.source ?? null, `${b.source ?? "no card named"} (not in this army)`]] : []),
-                    [OUTSIDE, "Outside the army (Event, spent tactic…)"]];
+                    [OUTSIDE, "Outside the army"]];
       return h("li", {class: "row bonus", dataset: {bonus: String(i)}},
         select("From", opts, () => (tied ? b.source ?? null : OUTSIDE), (v) => {
           if (v === OUTSIDE) { b.outside = true; if (!OUTSIDE_BY_NAME.includes(b.source)) delete b.source; }
