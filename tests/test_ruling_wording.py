@@ -16,7 +16,7 @@ from engine.core import resolve
 from engine.examples import example_files, load_example
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES: tuple[str, ...] = ("runewars", "runewars-miniatures", "runeslingers")
+GAMES: tuple[str, ...] = ("rune-age", "runewars", "runewars-miniatures", "runeslingers")
 """The games whose rulings are held to the wording rules (each game joins once its rulings pass)."""
 
 SHARED = ROOT.parent / "shared"

@@ -139,7 +139,7 @@ def test_amended_rules_show_the_corrected_text_with_the_original_on_demand(site:
         original = " ".join(corpus.paragraphs[pid].text.replace("\u2019", "'").split())
         assert corrected[:60] in shown.replace("\u2018", "'"), pid
         details = block[block.index("<details"):block.index("</details>")]
-        assert "Original text (before errata)" in details
+        assert "The rule as first printed" in details
         assert original[:60] in _text(details).replace("\u2018", "'"), pid
 
 

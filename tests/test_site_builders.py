@@ -67,7 +67,7 @@ def test_text_builder_writes_folded_blocks_and_links_as_text(checkout: Path, tmp
     run = _sphinx_build(checkout, tmp_path, "-b", "text", ".", str(out), "-q")
     assert run.returncode == 0, run.stderr
     page = (out / "rune-age" / "rules" / "01-turn" / "a-player-s-turn.txt").read_text(encoding="utf-8")
-    assert "**Original text (before errata)**" in page  # the <details> summary, in bold
+    assert "**The rule as first printed (no longer applies)**" in page  # the <details> summary, in bold
     assert "Refresh every exhausted city." in page  # the folded block follows it
 
 

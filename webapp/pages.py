@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from engine.site.build import site_version
 from engine.views import render
+from engine.views.amended import Amendment, amendment, note_of
 from webapp.api import services
 
 bp = Blueprint("pages", __name__)
@@ -111,9 +112,11 @@ def rule_page(pid: str) -> BaseResponse | str:
     about = [*data["amended_by"], *data["faq"]]
     about += [q for q, para in corpus.paragraphs.items()
               if pid_ in para.clarifies or pid_ in para.amends]
+    amended = amendment(corpus, pid_)
     return render_template(
-        "pages/rule.html", p=data, text_html=Markup(data["html"]),
-        original_html=Markup(render.to_html(data["original_text"])) if data.get("original_text") else None,
+        "pages/rule.html", p=data, text_html=Markup(data["html"]), amended=amended, words=Amendment,
+        note=note_of(corpus, pid_),
+        original_html=Markup(render.to_html(amended.original)) if amended else None,
         game_name=corpus.games.get(data["game"], data["game"]),
         site_url=data["url"] if data["url"].startswith("/site/") else None,
         notes=notes(about), related=entries(data["related"]), subrules=entries(children),

@@ -20,7 +20,9 @@ from pydantic import ConfigDict
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome
+from engine.model import Field, Model, OpenPosition, Outcome, labelled
+from engine.rune_age.battle import CARD_KINDS
+from engine.rune_age.words import article, capital, choice, plural, times
 
 Keyword = Literal["when_played", "resolution", "end_of_combat", "action", "none"]
 Moment = Literal["own_actions", "played_into_combat", "assault_later", "resolution", "end_of_combat", "other_turn"]
@@ -38,16 +40,25 @@ MOMENT_TEXT = {"own_actions": "in the Perform Actions step of the owner's turn",
                "other_turn": "on another player's turn"}
 
 
+MOMENT_NAMES = {"own_actions": "During my own Perform Actions step",
+                "played_into_combat": "Right after the card is played into a combat",
+                "assault_later": "Later in the Assault, after another card was played",
+                "resolution": "In the Resolution step", "end_of_combat": "In the End of Combat step",
+                "other_turn": "On another player's turn"}
+KEYWORD_LABELS = {"when_played": "When Played", "resolution": "Resolution", "end_of_combat": "End of Combat",
+                  "action": "Action", "none": "No keyword (Naga, Demon, Guardian)"}
+
+
 class AbilityCard(Model):
     """The card whose ability or effect is to be used, and the keyword its ability carries."""
 
     model_config = ConfigDict(title="Card")
 
     name: str = Field(max_length=200, title="Card name")
-    kind: Literal["unit", "tactic"] = Field("unit", title="Card kind")
+    kind: Literal["unit", "tactic"] = Field("unit", title="Card kind", json_schema_extra=labelled(CARD_KINDS))
     keyword: Keyword = Field(title="Ability keyword",
                              description="none: an effect without one of the four keywords (Naga, Demon, Guardian).",
-                             json_schema_extra={"default": "when_played"})
+                             json_schema_extra=choice(KEYWORD_LABELS, "when_played"))
 
 
 class AbilityLimitsPosition(OpenPosition):
@@ -58,7 +69,17 @@ class AbilityLimitsPosition(OpenPosition):
     card: AbilityCard
     uses_this_round: int = Field(0, ge=0, le=20, title="Uses this round",
                                  description="Times this card's ability or effect has already been used this round.")
-    moment: Moment = Field(title="Moment", json_schema_extra={"default": "own_actions"})
+    moment: Moment = Field(title="Moment", json_schema_extra=choice(MOMENT_NAMES, "own_actions"))
+
+    def reading(self) -> list[str]:
+        """Restate the card, its keyword, the uses so far and the moment, in a player's words."""
+        card = self.card
+        what = ("an effect without an ability keyword" if card.keyword == "none"
+                else f"{article(KEYWORD_NAME[card.keyword])} ability")
+        return [f"Card: {card.name} ({'a tactic' if card.kind == 'tactic' else 'a unit'}), with {what}.",
+                ("Used this round: not yet." if not self.uses_this_round
+                 else f"Used this round: {times(self.uses_this_round)} already."),
+                f"Moment: {MOMENT_TEXT[self.moment]}."]
 
 
 class AbilityLimitsOutcome(Outcome):
@@ -120,14 +141,17 @@ def _limit(pos: AbilityLimitsPosition, limited: bool, trace: Trace) -> None:
     """Once per card per round: a keyword ability already used this round cannot be used again."""
     name, keyword, uses = pos.card.name, pos.card.keyword, pos.uses_this_round
     if limited:
+        so_far = "not been used yet" if not uses else f"already been used {times(uses)}"
         trace.step(f"{name}'s {KEYWORD_NAME[keyword]} ability is optional and may be used once per round; it has "
-                   f"been used {uses} time(s) this round.", "ra.abilities")
+                   f"{so_far} this round.", "ra.abilities")
         if uses >= 1:
             trace.violate(f"{name}'s {KEYWORD_NAME[keyword]} ability was already used this round; each card's "
                           f"ability may be used only once per round", uses_left)
     else:
+        earlier = ("it has not been used yet" if not uses
+                   else f"the {plural(uses, 'earlier use')} this round {'does' if uses == 1 else 'do'} not count")
         trace.step(f"{name}'s effect has no ability keyword, so the once-per-round limit does not apply "
-                   f"({uses} earlier use(s) do not matter); when it applies is set by the card's own text.",
+                   f"({earlier}); when it applies is set by the card's own text.",
                    is_limited)
 
 
@@ -143,7 +167,8 @@ def _moment(pos: AbilityLimitsPosition, strength_only: bool, sorceress: list[str
         trace.violate(f"{name}'s {KEYWORD_NAME[keyword]} ability can only be used {must}, not "
                       f"{MOMENT_TEXT[moment]}", *timing_cites(keyword, moment), *sorceress)
     elif keyword != "none":
-        trace.step(f"A {KEYWORD_NAME[keyword]} ability is used {MOMENT_TEXT[moment]}: this is its moment.",
+        trace.step(f"{capital(article(KEYWORD_NAME[keyword]))} ability is used {MOMENT_TEXT[moment]}: this is its "
+                   f"moment.",
                    *timing_cites(keyword, moment), *sorceress)
     if sorceress == ["rafaq.faq.faction-cards.3"]:
         trace.step("Used as a Card action, the Storm Sorceress is destroyed at the end of the turn even if she was "
@@ -161,6 +186,6 @@ def resolve_ability_limits(pos: AbilityLimitsPosition, trace: Trace, corpus: Cor
     _moment(pos, out.strength_only, _storm_sorceress(card.name, card.keyword, moment), trace)
     if not trace.violations:
         trace.summarize(f"{card.name} may use its {KEYWORD_NAME[card.keyword]} "
-                        + ("ability now; no use of it is left this round." if limited
+                        + ("ability now, its one use this round." if limited
                            else "effect now; it is not limited to once per round."))
     return out

@@ -10,17 +10,26 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
+from pydantic import model_validator
+
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
+from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
+from engine.rune_age.words import article, capital, listing, plural, times
+
+MAX_STRENGTH = 99
+"""The largest strength a card, a target or a bonus may state (a guard against typing slips, not a rule)."""
+
+CardKind = Literal["unit", "tactic"]
+CARD_KINDS = {"unit": "Unit", "tactic": "Tactic"}
 
 
 class Card(Model):
     """A card played into a combat."""
 
-    name: str = Field(max_length=200)
-    strength: int
-    kind: Literal["unit", "tactic"] = "unit"
+    name: str = Field(max_length=200, min_length=1)
+    strength: int = Field(ge=0, le=MAX_STRENGTH, description="The strength printed on the card (0 for most tactics).")
+    kind: CardKind = Field("unit", json_schema_extra=labelled(CARD_KINDS))
     cannot_be_destroyed: bool = False
     wounded: bool = False
 
@@ -30,22 +39,66 @@ class Card(Model):
         return self.kind == "unit"
 
 
+OUTSIDE_BY_NAME = ("A Time for War", "Battle Cry", "Tact and Diplomacy")
+"""The effects the books give a Resolution bonus from without a card of the army (an Event, a tactic already
+spent); a bonus naming one of them needs no card of that name in the army."""
+
+BONUS_SOURCE_HELP = (
+    "The card the bonus comes from, by its name as it stands in this side's army: the bonus is tied to that "
+    "card (one bonus per copy), so a card removed or destroyed before Resolution takes its bonus with it. A "
+    "name with no card of that name in the army is unreadable unless the bonus is marked as coming from "
+    "outside the army, or names one of the effects the books give a bonus from outside an army ("
+    + ", ".join(OUTSIDE_BY_NAME) + ").")
+
+
 class Bonus(Model):
-    """A strength bonus counted at Resolution, and the card or effect it comes from."""
+    """A strength bonus counted at Resolution, and the card of the army (or the effect outside it) it comes from."""
 
-    source: str | None = maybe(max_length=200)
-    strength: int
+    source: str | None = maybe(BONUS_SOURCE_HELP, max_length=200)
+    outside: bool = Field(False, title="From outside the army", description=(
+        "The bonus comes from an effect that is not a card of this army (an Event, a tactic already spent, a "
+        "Dragon Rune): it counts whatever cards are left, even with no unit left in the combat."))
+    strength: int = Field(ge=-MAX_STRENGTH, le=MAX_STRENGTH)
+
+    def tied_to_card(self, army: Sequence[Card]) -> bool:
+        """Return whether this bonus comes from a card of *army* (and so goes with that card): not when marked as
+        from outside, nor when it names an effect of :data:`OUTSIDE_BY_NAME` that no card of the army bears."""
+        if self.outside:
+            return False
+        return (self.source or "") not in OUTSIDE_BY_NAME or any(c.name == self.source for c in army)
 
 
-Faction = Literal["daqan", "elves", "uthuk", "waiqar"]
+def bonus_problem(army: Sequence[Card], bonuses: Sequence[Bonus], whose: str) -> tuple[str, int, str] | None:
+    """Return (message, index, field) for the first bonus of *bonuses* no card of *army* can carry, else None:
+    a card bonus must name a card of the army, one bonus per copy of that card."""
+    copies = Counter(c.name for c in army)
+    for i, bonus in enumerate(bonuses):
+        if not bonus.tied_to_card(army):
+            continue
+        if not bonus.source:
+            return (f"a resolution bonus of {bonus.strength} names no card of {whose}; name the card it comes from, "
+                    f"or mark it as from outside the army", i, "source")
+        if copies[bonus.source] <= 0:
+            have = "no card" if bonus.source not in {c.name for c in army} else "no other copy of the card"
+            return (f"the resolution bonus from {bonus.source!r} names {have} {bonus.source!r} in {whose}; add the "
+                    f"card, or mark the bonus as from outside the army", i, "source")
+        copies[bonus.source] -= 1
+    return None
+
+
+FACTION_LABELS = {"daqan": "Daqan", "elves": "Latari Elves", "uthuk": "Uthuk Y'llan", "waiqar": "Waiqar"}
+Faction = Annotated[Literal["daqan", "elves", "uthuk", "waiqar"], Field(json_schema_extra=labelled(FACTION_LABELS))]
+TargetKind = Literal["enemy", "stronghold", "city", "instant"]
+TARGET_KINDS = {"enemy": "An Enemy", "stronghold": "A stronghold", "city": "A neutral city",
+                "instant": "An Instant (defending the Home Realm)"}
 
 
 class Target(Model):
     """What the army attacks: an Enemy, a stronghold, a neutral city, or the Instant it defends against."""
 
-    kind: Literal["enemy", "stronghold", "city", "instant"]
+    kind: TargetKind = Field(json_schema_extra=labelled(TARGET_KINDS))
     name: str | None = maybe(max_length=200)
-    strength: int
+    strength: int = Field(ge=0, le=MAX_STRENGTH, description="The target's printed strength.")
     attrition_icons: int = Field(0, ge=0, le=10)
     faction: Faction | None = maybe()
 
@@ -62,6 +115,33 @@ class BattlePosition(OpenPosition):
     destroyed_by_attrition: list[Annotated[str, Field(max_length=200)]] = Field([], max_length=MAX_ITEMS)
     resolution_bonuses: list[Bonus] = Field([], max_length=MAX_ITEMS)
     already_attacked_this_round: bool = False
+
+    def reading(self) -> list[str]:
+        """Restate the attacker, the target, the army card by card, the attrition so far and every bonus."""
+        t = self.target
+        out = [f"Attacker: {faction_name(self.attacker_faction)}."] if self.attacker_faction else []
+        owner = f", {article(faction_name(t.faction))} stronghold" if t.kind == "stronghold" and t.faction else ""
+        icons = f", {plural(t.attrition_icons, 'attrition icon')}" if t.attrition_icons else ""
+        out.append(f"Target: {target_label(t)}{owner}, strength {t.strength}{icons}.")
+        if self.already_attacked_this_round:
+            out.append("This target was already attacked this round.")
+        out.append(f"Army: {army_words(self.army)}.")
+        if t.attrition_icons and self.attrition_skulls:
+            lost = listing(self.destroyed_by_attrition, "no unit chosen yet")
+            out.append(f"Attrition: {plural(sum(self.attrition_skulls), 'skull')} rolled; destroyed: {lost}.")
+        elif t.attrition_icons:
+            out.append("Attrition: the die is not rolled yet.")
+        out.append(bonus_words(self.resolution_bonuses, self.army))
+        return out
+
+    @model_validator(mode="after")
+    def _bonuses_have_cards(self) -> BattlePosition:
+        """Refuse a card bonus whose card is not in the army (see :class:`Bonus`)."""
+        problem = bonus_problem(self.army, self.resolution_bonuses, "the army")
+        if problem:
+            message, i, key = problem
+            raise refuse(message, f"resolution_bonuses[{i}].{key}")
+        return self
 
 
 Result = Literal["secured", "defeated", "repelled", "home_realm_damaged", "unchanged"]
@@ -136,8 +216,8 @@ def _remove_attrition(army: list[Card], names: Sequence[str], needed: int, candi
     """Return the army after the named units are destroyed, or ``None`` when the choice is not legal."""
     must = min(needed, len(candidates))
     if len(names) != must:
-        trace.violate(f"{needed} skull(s) rolled: exactly {must} participating unit(s) must be destroyed, "
-                      f"{len(names)} named", skulls_to_suffer, destructible_units)
+        trace.violate(f"{plural(needed, 'skull')} rolled: exactly {plural(must, 'participating unit')} must be "
+                      f"destroyed, {len(names)} named", skulls_to_suffer, destructible_units)
         return None
     remaining = list(army)
     for name in names:
@@ -164,6 +244,30 @@ LABELS: dict[str, Label] = {
     "destroyed_at_end_of_combat": "Destroyed at End of Combat",
     "army_strength_before_attrition": "Army strength before attrition",
 }
+
+
+def card_words(card: Card) -> str:
+    """Return a card as a player lists it: ``Knight (3)``, ``Battle Cry (tactic, 0)``, ``Archer (2, wounded)``."""
+    notes = ([] if card.is_unit else ["tactic"]) + [str(card.strength)]
+    notes += (["wounded"] if card.wounded else []) + (["cannot be destroyed"] if card.cannot_be_destroyed else [])
+    return f"{card.name} ({', '.join(notes)})"
+
+
+def army_words(army: Sequence[Card]) -> str:
+    """Return an army's cards as a player lists them, or ``no card``."""
+    return listing((card_words(c) for c in army), "no card")
+
+
+def bonus_words(bonuses: Sequence[Bonus], army: Sequence[Card], whose: str = "") -> str:
+    """Return one sentence listing the Resolution bonuses and where each comes from."""
+    if not bonuses:
+        return f"No Resolution bonuses{whose}."
+    parts = []
+    for b in bonuses:
+        sign = f"+{b.strength}" if b.strength >= 0 else str(b.strength)
+        where = b.source or "an effect"
+        parts.append(f"{sign} from {where}" + (" (outside the army)" if not b.tied_to_card(army) else ""))
+    return f"Resolution bonuses{whose}: {listing(parts)}."
 
 
 def faction_name(key: str | None) -> str:
@@ -198,12 +302,14 @@ def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
         before = out.army_strength_before_attrition
         icons = target.attrition_icons
         if len(pos.attrition_skulls) != icons:
-            return (f"Attrition first: roll the attrition die {icons} time(s) for {label}; the army has "
+            return (f"Attrition first: roll the attrition die {times(icons)} for {label}; the army has "
                     f"{before} strength against {t_str} before any unit is lost.")
         pending = next((d for d in trace.decisions if d.field == "destroyed_by_attrition"), None)
-        count = pending.choose.split()[0] if pending else "some"
-        return (f"Attrition: the attacker destroys {count} participating unit(s) of his choice before strengths are "
-                f"compared; the army has {before} strength against {t_str} before losing them.")
+        count = int(pending.choose.split()[0]) if pending else 0
+        units = plural(count, "participating unit") if count else "some participating units"
+        return (f"Attrition: the attacker destroys {units} of his choice before strengths are "
+                f"compared; the army has {before} strength against {t_str} before losing "
+                f"{'it' if count == 1 else 'them'}.")
     a_str = out.army_strength
     lost = out.destroyed_by_attrition
     after = f" after losing {', '.join(lost)} to attrition" if lost else ""
@@ -213,7 +319,7 @@ def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
         first = f"After losing {', '.join(lost)} to attrition, the army" if lost else "The army"
         return f"{first} ({a_str}) {verb} {label} ({t_str}){tie}."
     if target.kind == "instant":
-        return (f"{label[:1].upper()}{label[1:]} ({t_str}) beats the army ({a_str}){after}: the Home Realm "
+        return (f"{capital(label)} ({t_str}) beats the army ({a_str}){after}: the Home Realm "
                 f"takes {out.home_realm_damage} damage.")
     return f"The attack fails: {label} ({t_str}) is stronger than the army ({a_str}){after}."
 
@@ -222,15 +328,15 @@ def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
 def _declare(pos: BattlePosition, army: Sequence[Card], trace: Trace) -> bool:
     """Step 1, Declare target: name the target; return whether the attack may be made at all."""
     target = pos.target
-    kind, name = target.kind, target.name or target.kind
+    kind, name = target.kind, target_label(target)
     what = {"instant": "defends his Home Realm against", "enemy": "attacks"}.get(kind, "tries to secure")
-    trace.step(f"Declare target: the player {what} the {kind} {name} (strength {target.strength}).",
+    trace.step(f"Declare target: the player {what} {name} (strength {target.strength}).",
                "ra.conduct-a-battle.1")
     if kind == "stronghold" and not can_attack_stronghold(target.faction, pos.attacker_faction):
         trace.violate(f"the stronghold belongs to {faction_name(target.faction)}; a player may only attack "
                       f"and secure his own faction's strongholds", can_attack_stronghold)
     if kind != "instant" and is_repeat_attack(pos.already_attacked_this_round):
-        trace.violate(f"{name} was already attacked this round; each target may be attacked once per round",
+        trace.violate(f"{capital(name)} was already attacked this round; each target may be attacked once per round",
                       is_repeat_attack)
     if is_army_empty(army):
         trace.violate("no card was played into the combat; at least one unit or tactic card is required",
@@ -242,22 +348,22 @@ def _declare(pos: BattlePosition, army: Sequence[Card], trace: Trace) -> bool:
 def _assault(army: Sequence[Card], trace: Trace) -> None:
     """Step 2, Assault: the cards played."""
     units = sum(1 for c in army if c.is_unit)
-    trace.step(f"Assault: {len(army)} card(s) played ({units} unit(s)).", "ra.conduct-a-battle.2")
+    trace.step(f"Assault: {plural(len(army), 'card')} played ({plural(units, 'unit')}).", "ra.conduct-a-battle.2")
 
 
 @rule("ra.conduct-a-battle.3")
 def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace) -> list[Card] | None:
     """Step 3, Attrition: the army after the skulls rolled, or ``None`` while a roll or a choice is open."""
-    target, name = pos.target, pos.target.name or pos.target.kind
+    target, name = pos.target, target_label(pos.target)
     icons, skulls = target.attrition_icons, pos.attrition_skulls
     if not icons:
         trace.step(f"Attrition: {name} shows no attrition icon, so this step is skipped.", "ra.conduct-a-battle.3")
         return army
     if len(skulls) != icons:
-        trace.decide("attacker", f"roll the attrition die {icons} time(s) and give the skulls rolled",
+        trace.decide("attacker", f"roll the attrition die {plural(icons, 'time')} and give the skulls rolled",
                      skulls_to_suffer, field="attrition_skulls")
         out.army_strength_before_attrition = strength_of(army, pos.resolution_bonuses)
-        trace.step(f"Attrition: {name} shows {icons} attrition icon(s); the die is rolled once per icon and "
+        trace.step(f"Attrition: {name} shows {plural(icons, 'attrition icon')}; the die is rolled once per icon and "
                    f"each skull destroys a participating unit of the player's choice.", skulls_to_suffer)
         return None
     needed = skulls_to_suffer(icons, skulls)
@@ -265,12 +371,12 @@ def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace:
     candidates = destructible_units(army)
     must = min(needed, len(candidates))
     if needed and not named and must:
-        trace.step(f"Attrition: {needed} skull(s) rolled; the player must destroy {must} participating "
-                   f"unit(s) of his choice.", skulls_to_suffer)
+        trace.step(f"Attrition: {plural(needed, 'skull')} rolled; the player must destroy "
+                   f"{plural(must, 'participating unit')} of his choice.", skulls_to_suffer)
         if len(candidates) < needed:
             trace.step("Units that cannot be destroyed are not chosen; there are not enough others, so "
                        "fewer units are destroyed.", destructible_units)
-        trace.decide("attacker", f"{must} participating unit(s) to destroy", skulls_to_suffer,
+        trace.decide("attacker", f"{plural(must, 'participating unit')} to destroy", skulls_to_suffer,
                      destructible_units, options=sorted({c.name for c in candidates}),
                      field="destroyed_by_attrition")
         out.army_strength_before_attrition = strength_of(army, pos.resolution_bonuses)
@@ -279,8 +385,8 @@ def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace:
     if remaining is None:
         return None
     out.destroyed_by_attrition = named
-    lost = ", ".join(named) or "nothing"
-    trace.step(f"Attrition: {sum(skulls)} skull(s) on {icons} roll(s); destroyed: {lost}.",
+    lost = listing(named, "nothing")
+    trace.step(f"Attrition: {plural(sum(skulls), 'skull')} on {plural(icons, 'roll')}; destroyed: {lost}.",
                skulls_to_suffer, *([destructible_units] if any(c.cannot_be_destroyed for c in army) else []))
     return remaining
 
@@ -288,14 +394,16 @@ def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace:
 def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace) -> None:
     """Step 4, Resolution: compare strengths (ties to the army) and apply the result."""
     target = pos.target
-    kind, name = target.kind, target.name or target.kind
+    kind, name = target.kind, target_label(target)
     live = _live_bonuses(army, pos.resolution_bonuses, pos.army)
-    dropped = len(pos.resolution_bonuses) - len(live)
+    dropped = [b.source or "" for b in pos.resolution_bonuses if b not in live]
     army_strength = strength_of(army, live)
     parts = " + ".join(str(c.strength) for c in army) or "0"
     bonus_text = "".join(f" + {b.strength} ({b.source or 'bonus'})" for b in live)
     trace.step(f"Resolution: army strength {parts}{bonus_text} = {army_strength} against {target.strength}."
-               + (f" {dropped} bonus(es) of destroyed units no longer apply." if dropped else ""), strength_of)
+               + (f" The {'bonus' if len(dropped) == 1 else 'bonuses'} from {listing(dropped)} no longer "
+                  f"{'counts' if len(dropped) == 1 else 'count'}: the card is destroyed." if dropped else ""),
+               strength_of)
     out.army_strength = army_strength
     if keeps_bonuses_without_units(army, live):
         trace.step("No unit of the army is left, but its strength bonuses still count "
@@ -314,7 +422,7 @@ def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace
                    f"damage (the Instant's strength minus the army's, as corrected by the errata).", instant_damage)
     else:
         out.result = "unchanged"
-        trace.step(f"{name} is stronger: the attack fails; the card stays where it is and may be attacked "
+        trace.step(f"{capital(name)} is stronger: the attack fails; the card stays where it is and may be attacked "
                    f"again on a later turn.", RESULT_RULES[kind])
 
 
@@ -323,7 +431,8 @@ def _end_of_combat(army: Sequence[Card], out: BattleOutcome, trace: Trace) -> No
     """Step 5, End of combat: wounded units are destroyed, the rest are discarded."""
     doomed = out.destroyed_at_end_of_combat = wounded_to_destroy(army)
     if doomed:
-        trace.step(f"The wounded {', '.join(doomed)} counted at Resolution and are now destroyed.", wounded_to_destroy,
+        trace.step(f"The wounded {listing(doomed)} counted at Resolution and {'is' if len(doomed) == 1 else 'are'} "
+                   f"now destroyed.", wounded_to_destroy,
                    "ra.conduct-a-battle.5")
     trace.step("End of combat: wounded units are destroyed; surviving units go to the discard pile.",
                "ra.conduct-a-battle.5")
@@ -349,13 +458,12 @@ def resolve_battle(pos: BattlePosition, trace: Trace, corpus: Corpus) -> BattleO
 
 
 def _live_bonuses(army: Sequence[Card], bonuses: Sequence[Bonus], played: Sequence[Card]) -> list[Bonus]:
-    """Return the bonuses still in force: a bonus from a played card needs that card still in combat."""
+    """Return the bonuses still in force: a bonus tied to a card needs that card still in combat."""
     present = Counter(c.name for c in army)
-    played_names = {c.name for c in played}
     live = []
     for b in bonuses:
-        src = b.source or ""
-        if src in played_names:
+        if b.tied_to_card(played):
+            src = b.source or ""
             if present[src] <= 0:
                 continue
             present[src] -= 1

@@ -19,7 +19,12 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.rune_age.siege import Scenario
+from engine.rune_age.siege import SCENARIO_NAMES, Scenario
+from engine.rune_age.words import choice, possessive
+
+EVENT_TYPES = {"use": "A player uses his card", "discovery": "Dragon Rune Discovery (a new card)",
+               "elimination": "A player is eliminated"}
+CAUSES = {"siege": "By a siege", "event_card": "By an Event card"}
 
 
 class RunePlayer(Model):
@@ -37,11 +42,13 @@ class RuneEvent(Model):
 
     model_config = ConfigDict(title="Event")
 
-    type: Literal["use", "discovery", "elimination"] = Field(title="What happens", json_schema_extra={"default": "use"})
+    type: Literal["use", "discovery", "elimination"] = Field(title="What happens",
+                                                             json_schema_extra=choice(EVENT_TYPES, "use"))
     player: str | None = maybe(title="Player (use, discovery)", max_length=80)
     card: str | None = maybe(title="New Dragon Rune power (discovery)", max_length=200)
     eliminated: str | None = maybe(title="Eliminated player (elimination)", max_length=80)
-    cause: Literal["siege", "event_card"] = Field("siege", title="Eliminated by (elimination)")
+    cause: Literal["siege", "event_card"] = Field("siege", title="Eliminated by (elimination)",
+                                                  json_schema_extra=choice(CAUSES))
     victor: str | None = maybe(title="Victor of the siege (elimination by siege)", max_length=80)
     keep: str | None = Field(None, max_length=200, title="Card kept active",
                              description="The obtaining player's choice when he holds two cards.")
@@ -60,7 +67,7 @@ class DragonRunesPosition(OpenPosition):
 
     game: Literal["rune-age"]
     situation: Literal["dragon_runes"]
-    scenario: Scenario = Field(title="Scenario", json_schema_extra={"default": "runewars"})
+    scenario: Scenario = Field(title="Scenario", json_schema_extra=choice(SCENARIO_NAMES, "runewars"))
     players: list[RunePlayer] = Field(min_length=1, max_length=6, title="Players and their Dragon Rune power cards")
     event: RuneEvent
 
@@ -83,6 +90,25 @@ class DragonRunesPosition(OpenPosition):
         if "victor" in event.needs() and event.victor == event.eliminated:
             raise refuse(f"{event.eliminated!r} cannot be both the eliminated player and the victor", "event.victor")
         return self
+
+    def reading(self) -> list[str]:
+        """Restate the scenario, each player's active card, and the event with the choice already stated."""
+        out = [f"Scenario: {SCENARIO_NAMES[self.scenario]}."]
+        for p in self.players:
+            used = " (used this round)" if p.used_this_round and p.dragon_rune else ""
+            out.append(f"{p.player}: {p.dragon_rune}{used}." if p.dragon_rune
+                       else f"{p.player}: no Dragon Rune power card.")
+        ev = self.event
+        if ev.type == "use":
+            out.append(f"Event: {ev.player} uses his Dragon Rune power.")
+        elif ev.type == "discovery":
+            out.append(f"Event: Dragon Rune Discovery, {ev.player} obtains {ev.card}.")
+        else:
+            how = f"by {possessive(ev.victor or '')} siege" if ev.cause == "siege" else "by an Event card"
+            out.append(f"Event: {ev.eliminated} is eliminated {how}.")
+        if ev.keep:
+            out.append(f"Card kept active: {ev.keep}.")
+        return out
 
 
 class DragonRunesOutcome(Outcome):
@@ -204,7 +230,7 @@ def resolve_dragon_runes(pos: DragonRunesPosition, trace: Trace, corpus: Corpus)
     out = DragonRunesOutcome(dragon_runes={p.player: p.dragon_rune for p in pos.players})
     if not has_dragon_runes(pos.scenario):
         trace.violate(f"Dragon Rune power cards are used only in the Runewars scenario, not in "
-                      f"{pos.scenario.replace('-', ' ')}", has_dragon_runes)
+                      f"{SCENARIO_NAMES[pos.scenario]}", has_dragon_runes)
         return out
     if pos.event.type == "use":
         _use(pos, out, trace)

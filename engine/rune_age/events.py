@@ -11,7 +11,8 @@ from typing import Literal
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome
-from engine.rune_age.siege import Scenario
+from engine.rune_age.siege import SCENARIO_NAMES, NamedScenario
+from engine.rune_age.words import listing, plural
 
 
 class Enemy(Model):
@@ -27,9 +28,22 @@ class EventPhasePosition(OpenPosition):
 
     game: Literal["rune-age"]
     situation: Literal["event_phase"]
-    scenario: Scenario
+    scenario: NamedScenario
     event_deck_remaining: int = Field(ge=0, le=40)
     enemies: list[Enemy] = Field([], max_length=40)
+
+    def reading(self) -> list[str]:
+        """Restate the scenario, the Event cards left and the Enemies in play with their start-of-phase abilities."""
+        out = [f"Scenario: {SCENARIO_NAMES[self.scenario]}.",
+               f"Event deck: {plural(self.event_deck_remaining, 'card')} left." if self.event_deck_remaining
+               else "Event deck: empty."]
+        enemies = []
+        for e in self.enemies:
+            notes = (["start-of-Event-phase ability"] if e.start_of_event_phase else []) + (
+                ["drawn this round"] if e.drawn_this_round else [])
+            enemies.append(f"{e.name} ({', '.join(notes)})" if notes else e.name)
+        out.append(f"Enemies in play: {listing(enemies)}." if enemies else "No Enemy in play.")
+        return out
 
 
 EventResult = Literal["draw_event", "all_players_win", "reshuffle_stage_2"]
@@ -70,8 +84,8 @@ THEN: dict[EventResult, str] = {
 def _summary(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace) -> str:
     """One sentence: which Enemy abilities resolve, then what the Event deck does."""
     triggers = out.triggers
-    first = (f"{', '.join(triggers)} resolve{'s' if len(triggers) == 1 else ''} "
-             f"{'its' if len(triggers) == 1 else 'their'} start-of-Event-phase ability"
+    first = (f"{listing(triggers)} resolve{'s' if len(triggers) == 1 else ''} "
+             f"{'its start-of-Event-phase ability' if len(triggers) == 1 else 'their start-of-Event-phase abilities'}"
              if triggers else "No start-of-Event-phase ability resolves")
     return f"{first}; {THEN[out.result]}."
 

@@ -11,6 +11,9 @@ from typing import Annotated, Literal
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome
+from engine.rune_age.words import choice, listing, plural
+
+PURCHASE_KINDS = {"unit": "A unit card", "stronghold": "A stronghold", "special": "Another card"}
 
 
 class Purchase(Model):
@@ -18,7 +21,7 @@ class Purchase(Model):
 
     name: str = Field(max_length=200)
     cost: int = Field(ge=0, le=99)
-    kind: Literal["unit", "stronghold", "special"] = "unit"
+    kind: Literal["unit", "stronghold", "special"] = Field("unit", json_schema_extra=choice(PURCHASE_KINDS))
 
 
 class SpendGoldPosition(OpenPosition):
@@ -29,6 +32,18 @@ class SpendGoldPosition(OpenPosition):
     gold_cards: list[Annotated[int, Field(ge=1, le=3)]] = Field(max_length=100)
     purchases: list[Purchase] = Field(max_length=100)
     promise_of_riches: int = Field(0, ge=0, le=50)
+
+    def reading(self) -> list[str]:
+        """Restate the gold cards played, the purchases and the Promise of Riches destroyed."""
+        gold = sum(self.gold_cards)
+        out = [f"Gold cards played: {plural(len(self.gold_cards), 'card')} worth "
+               f"{listing(str(g) for g in self.gold_cards)}, {gold} gold in all."]
+        bought = [f"{p.name} ({'a stronghold, ' if p.kind == 'stronghold' else ''}cost {p.cost})"
+                  for p in self.purchases]
+        out.append(f"Buys: {listing(bought)}." if bought else "Buys nothing.")
+        if self.promise_of_riches:
+            out.append(f"Promise of Riches destroyed: {self.promise_of_riches}.")
+        return out
 
 
 class SpendGoldOutcome(Outcome):
@@ -83,7 +98,7 @@ def _summary(pos: SpendGoldPosition, out: SpendGoldOutcome, trace: Trace) -> str
 def _play_gold(pos: SpendGoldPosition, trace: Trace) -> int:
     """The player plays gold cards: return the gold they provide in all."""
     gold = sum(pos.gold_cards)
-    trace.step(f"The player plays {len(pos.gold_cards)} gold card(s) worth {gold} gold in all.",
+    trace.step(f"The player plays {plural(len(pos.gold_cards), 'gold card')} worth {gold} gold in all.",
                "ra.spend-gold-action")
     return gold
 
@@ -94,12 +109,14 @@ def _cost(pos: SpendGoldPosition, trace: Trace) -> int:
     purchases, promises = pos.purchases, pos.promise_of_riches
     costs, unused = discounted_costs(purchases, promises)
     cost = sum(costs)
-    listed = ", ".join(f"{p.name} ({p.cost})" for p in purchases) or "nothing"
+    listed = listing((f"{p.name} ({p.cost})" for p in purchases), "nothing")
     if promises:
-        trace.step(f"{promises} Promise of Riches destroyed: each lowers one unit card's cost by 1, so "
-                   f"{listed} cost {cost} instead of {sum(p.cost for p in purchases)}"
-                   + (f"; {unused} discount(s) find no unit cost left to lower." if unused else "."),
-                   discounted_costs)
+        full = sum(p.cost for p in purchases)
+        saved = (f"so {listed} cost {cost} instead of {full}" if cost != full
+                 else f"but no unit card is bought, so the cost stays {cost}")
+        trace.step(f"{promises} Promise of Riches destroyed: each lowers one unit card's cost by 1, {saved}"
+                   + (f"; {plural(unused, 'discount')} {'finds' if unused == 1 else 'find'} no unit cost left to "
+                      f"lower." if unused and cost != full else "."), discounted_costs)
     else:
         trace.step(f"Purchases: {listed}, {cost} gold in all.", "ra.spend-gold-action")
     return cost

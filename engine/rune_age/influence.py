@@ -20,9 +20,19 @@ from pydantic import ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.rune_age.words import choice, listing, plural
 
 Timing = Literal["perform_actions", "discard_hand", "ability"]
 PurchaseKind = Literal["neutral", "gold", "faction_unit", "stronghold", "ability"]
+TIMINGS = {"perform_actions": "A Spend Influence action (Perform Actions step)",
+           "discard_hand": "Keeping cards at the Discard Hand step", "ability": "Paying an ability's influence cost"}
+TIMING_WORDS = {"perform_actions": "a Spend Influence action", "discard_hand": "the Discard Hand step",
+                "ability": "paying an ability's cost"}
+SOURCE_KINDS = {"city": "City", "stronghold": "Stronghold", "reward": "Reward", "unit": "Unit"}
+PURCHASE_KINDS = {"neutral": "A neutral card", "gold": "A gold card", "faction_unit": "A faction unit",
+                  "stronghold": "A stronghold", "ability": "An ability's cost"}
+PURCHASE_WORDS = {"neutral": "a neutral card", "gold": "a gold card", "faction_unit": "a faction unit",
+                  "stronghold": "a stronghold", "ability": "an ability's cost"}
 
 
 class Source(Model):
@@ -31,7 +41,8 @@ class Source(Model):
     model_config = ConfigDict(title="Exhausted card")
 
     name: str = Field(max_length=200, title="Card", description="The city, stronghold, Reward or unit exhausted.")
-    kind: Literal["city", "stronghold", "reward", "unit"] = Field("city", title="Kind")
+    kind: Literal["city", "stronghold", "reward", "unit"] = Field("city", title="Kind",
+                                                                  json_schema_extra=choice(SOURCE_KINDS))
     influence: int = Field(ge=0, le=20, title="Influence", description="The influence the card produces.")
     exhausted: bool = Field(False, title="Already exhausted",
                             description="The card was already exhausted before this spend.")
@@ -43,7 +54,7 @@ class InfluencePurchase(Model):
     model_config = ConfigDict(title="Purchase")
 
     name: str = Field(max_length=200, title="Card bought or ability paid")
-    kind: PurchaseKind = Field("neutral", title="Kind")
+    kind: PurchaseKind = Field("neutral", title="Kind", json_schema_extra=choice(PURCHASE_KINDS))
     cost: int = Field(ge=0, le=50, title="Influence cost")
 
 
@@ -53,7 +64,7 @@ class SpendInfluencePosition(OpenPosition):
     game: Literal["rune-age"]
     situation: Literal["spend_influence"]
     player: str | None = maybe(title="Player", max_length=200)
-    timing: Timing = Field(title="When", json_schema_extra={"default": "perform_actions"},
+    timing: Timing = Field(title="When", json_schema_extra=choice(TIMINGS, "perform_actions"),
                            description="perform_actions: a Spend Influence action; discard_hand: keeping cards in "
                                        "turn step 3; ability: paying an ability's influence cost.")
     exhaust: list[Source] = Field(max_length=30, title="Cards exhausted for influence")
@@ -80,6 +91,24 @@ class SpendInfluencePosition(OpenPosition):
         if retain > 0 and self.hand is None:
             raise refuse("missing field 'hand' (required when retain is above 0)", "hand")
         return self
+
+    def reading(self) -> list[str]:
+        """Restate who spends, when, the cards exhausted, what the influence pays for and the cards kept."""
+        out = [f"Player: {self.player}."] if self.player else []
+        out.append(f"When: {TIMING_WORDS[self.timing]}.")
+        cards = [f"{c.name} ({SOURCE_KINDS[c.kind].lower()}, {c.influence} influence"
+                 + (", already exhausted)" if c.exhausted else ")") for c in self.exhaust]
+        out.append(f"Exhausts: {listing(cards)}." if cards else "Exhausts no card.")
+        bought = [f"{p.name} ({PURCHASE_WORDS[p.kind]}, cost {p.cost})" for p in self.purchases]
+        out.append(f"Pays for: {listing(bought)}." if bought else "Buys nothing.")
+        if self.carried_over:
+            out.append(f"Adds {self.carried_over} influence left from an earlier spend.")
+        if self.hand is not None:
+            out.append(f"Holds {plural(self.hand, 'card')} in hand.")
+        if self.retain is not None or self.retained_cards is not None:
+            names = f" ({listing(self.retained_cards)})" if self.retained_cards else ""
+            out.append(f"Keeps {plural(self.kept, 'card')}{names}.")
+        return out
 
 
 class SpendInfluenceOutcome(Outcome):
@@ -174,16 +203,16 @@ def _exhaust(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Tra
                    + f", {sum(p.cost for p in purchases)} influence.", "ra.spend-influence-action",
                    *_ability_faq(pos.timing))
     if pos.kept:
-        trace.step(f"Keeping {pos.kept} card(s) in hand costs {retain_cost(pos.kept, corpus)} influence "
+        trace.step(f"Keeping {plural(pos.kept, 'card')} in hand costs {retain_cost(pos.kept, corpus)} influence "
                    f"(1 per card).", retain_cost)
 
 
 @rule("ra.a-player-s-turn.1", "rafaq.errata.rulebook.p7")
 def _check_exhausted(pos: SpendInfluencePosition, trace: Trace) -> None:
     """Only a refreshed card can be exhausted, and influence from an earlier spend never carries over."""
-    for i, c in enumerate(pos.exhaust):
+    for c in pos.exhaust:
         if not can_exhaust(c.exhausted):
-            trace.violate(f"exhaust[{i}] ({c.name}) is already exhausted; it is refreshed only at the start of "
+            trace.violate(f"{c.name} is already exhausted; it is refreshed only at the start of "
                           f"its controller's turn", can_exhaust, "ra.a-player-s-turn.1",
                           *(["rafaq.errata.rulebook.p7"] if c.kind == "reward" else []))
     carried = pos.carried_over
@@ -192,29 +221,43 @@ def _check_exhausted(pos: SpendInfluencePosition, trace: Trace) -> None:
                       f"carries over", is_affordable, *_ability_faq(pos.timing))
 
 
-@rule("ra.term.influence", "rafaq.faq.general.13")
+@rule("ra.term.influence", "rafaq.faq.general.13", "ra.a-player-s-turn.2", "ra.a-player-s-turn.3",
+      "ra.spend-influence-action.neutral-cards", "ra.spend-influence-action.gold-cards")
 def _check_purchases(purchases: Sequence[InfluencePurchase], timing: str, trace: Trace) -> None:
-    """Each purchase is one influence may pay for, at this timing."""
-    for i, p in enumerate(purchases):
+    """Each purchase is one influence may pay for, at this timing (a card is bought only by a Spend Influence
+    action, an action of the Perform Actions step)."""
+    for p in purchases:
         kind = p.kind
         if kind in BOUGHT_WITH_GOLD:
-            trace.violate(f"purchases[{i}] ({p.name}) is a {kind.replace('_', ' ')}; those are bought with "
-                          f"gold, not influence", BOUGHT_WITH_GOLD[kind], "ra.term.influence")
+            trace.violate(f"{p.name} is {PURCHASE_WORDS[kind]}, bought with gold, not influence",
+                          BOUGHT_WITH_GOLD[kind], "ra.term.influence")
         elif not purchase_fits(kind, timing):
-            when = "a Spend Influence action" if kind != "ability" else "paying an ability's cost"
-            trace.violate(f"purchases[{i}] ({p.name}) is a {kind} purchase, which is only made in {when}, "
-                          f"not at {timing.replace('_', ' ')}", purchase_fits,
-                          *(["rafaq.faq.general.13"] if kind == "ability" or timing == "ability" else []))
+            trace.violate(*_misplaced(p, timing))
+
+
+def _misplaced(p: InfluencePurchase, timing: str) -> tuple[str, ...]:
+    """Return the refusal of a purchase made at the wrong time, and the paragraphs that forbid it."""
+    if p.kind == "ability":
+        return (f"{p.name} is an ability's cost, paid with influence made for that ability, not in "
+                f"{TIMING_WORDS[timing]}", "rafaq.faq.general.13", "ra.term.influence")
+    rule_of_kind = ("ra.spend-influence-action.neutral-cards" if p.kind == "neutral"
+                    else "ra.spend-influence-action.gold-cards")
+    if timing == "discard_hand":
+        return (f"{p.name} is {PURCHASE_WORDS[p.kind]}, bought only with a Spend Influence action in the Perform "
+                f"Actions step of the turn; in the Discard Hand step influence pays only for the cards kept",
+                rule_of_kind, "ra.a-player-s-turn.2", "ra.a-player-s-turn.3")
+    return (f"{p.name} is {PURCHASE_WORDS[p.kind]}, bought only with a Spend Influence action, not with "
+            f"influence made for an ability", rule_of_kind, "rafaq.faq.general.13")
 
 
 def _check_retain(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace) -> None:
     """Cards are kept only at the Discard Hand step, from the hand; the influence must cover the whole cost."""
     retain, hand, timing = pos.kept, pos.hand, pos.timing
     if retain and timing != "discard_hand":
-        trace.violate(f"cards are kept in hand only at the discard hand step, not at {timing.replace('_', ' ')}",
+        trace.violate(f"cards are kept in hand only at the Discard Hand step, not in {TIMING_WORDS[timing]}",
                       retain_cost)
     if hand is not None and retain > hand:
-        trace.violate(f"retain is {retain} but the hand holds only {hand} card(s)", retain_cost)
+        trace.violate(f"{plural(retain, 'card')} cannot be kept from a hand of {plural(hand, 'card')}", retain_cost)
     if not is_affordable(out.influence, out.cost):
         trace.violate(f"the spend costs {out.cost} influence but the exhausted cards produce only {out.influence}",
                       is_affordable)
@@ -226,7 +269,8 @@ def _spend(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace
     out.lost = lost = influence_lost(out.influence, out.cost)
     out.acquired = [p.name for p in pos.purchases if p.kind in ("neutral", "gold")]
     if out.acquired:
-        trace.step(f"{', '.join(out.acquired)} go(es) faceup into {_who(pos)}'s discard pile.",
+        trace.step(f"{listing(out.acquired)} {'goes' if len(out.acquired) == 1 else 'go'} faceup into "
+                   f"{_who(pos)}'s discard pile.",
                    "ra.spend-influence-action.neutral-cards", "ra.spend-influence-action.gold-cards")
     trace.step(f"{lost} influence is left unspent and lost; it cannot be saved for later."
                if lost else "All the influence produced is spent; nothing is lost.", influence_lost,
@@ -260,17 +304,17 @@ def resolve_spend_influence(pos: SpendInfluencePosition, trace: Trace, corpus: C
 def _discard_hand(pos: SpendInfluencePosition, out: SpendInfluenceOutcome, trace: Trace, corpus: Corpus) -> None:
     """Turn steps 3 and 4: the cards kept stay in hand, the others are discarded, then draw up to the hand size."""
     who, names, kept = _who(pos), pos.retained_cards, pos.kept
-    gone = f"{out.discarded} card(s)" if out.discarded is not None else "every other card"
-    trace.step(f"{who} keeps {kept} card(s)" + (f" ({', '.join(names)})" if names else "")
+    gone = plural(out.discarded, "card") if out.discarded is not None else "every other card"
+    trace.step(f"{who} keeps {plural(kept, 'card')}" + (f" ({listing(names)})" if names else "")
                + f" and discards {gone}.", retain_cost)
     size = corpus.fact("ra.a-player-s-turn.4", "hand_size")
     if kept > size:
         trace.step(f"With {kept} cards kept, {who} already holds more than {size}: he draws nothing and "
                    f"keeps them all, as there is no maximum hand size.", draws_after)
     else:
-        trace.step(f"Turn step 4: {who} draws {out.draws} card(s) to hold {size}.", draws_after)
+        trace.step(f"Turn step 4: {who} draws {plural(out.draws or 0, 'card')} to hold {size}.", draws_after)
     if kept and names is None:
-        trace.decide(who, f"which {kept} card(s) to keep in hand", retain_cost, field="retained_cards")
+        trace.decide(who, f"which {plural(kept, 'card')} to keep in hand", retain_cost, field="retained_cards")
 
 
 def _summary(pos: SpendInfluencePosition, out: SpendInfluenceOutcome) -> str:
@@ -279,7 +323,7 @@ def _summary(pos: SpendInfluencePosition, out: SpendInfluenceOutcome) -> str:
     lost_text = f"{lost} influence is lost" if lost else "nothing is lost"
     if pos.timing == "discard_hand":
         discard = f", discards {out.discarded}" if out.discarded is not None else ""
-        return (f"{who} pays {out.cost} of {out.influence} influence to keep {out.kept} card(s){discard} "
+        return (f"{who} pays {out.cost} of {out.influence} influence to keep {plural(out.kept or 0, 'card')}{discard} "
                 f"and draws {out.draws}; {lost_text}.")
     what = ", ".join(p.name for p in pos.purchases) or "nothing"
     return f"{who} spends {out.cost} of {out.influence} influence on {what}; {lost_text}."

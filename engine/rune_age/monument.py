@@ -11,6 +11,7 @@ from typing import Literal
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.rune_age.words import listing, possessive
 
 
 class UnitStrength(Model):
@@ -35,6 +36,20 @@ class MonumentPosition(OpenPosition):
     game: Literal["rune-age"]
     situation: Literal["monument_victory"]
     players: list[Builder] = Field(min_length=1, max_length=4)
+
+    def reading(self) -> list[str]:
+        """Restate who built a Monument this round and each builder's unit strength."""
+        built = [p for p in self.players if p.built_this_round]
+        out = [f"Built a Monument this round: {listing((p.player for p in built), 'nobody')}."]
+        others = [p.player for p in self.players if not p.built_this_round]
+        if others:
+            out.append(f"Did not build one: {listing(others)}.")
+        for p in built:
+            s = p.unit_strength
+            if s:
+                out.append(f"{possessive(p.player)} unit strength: {s.deck} in the deck, {s.hand} in hand, "
+                           f"{s.discard} in the discard pile.")
+        return out
 
 
 class MonumentOutcome(Outcome):

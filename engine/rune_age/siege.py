@@ -6,21 +6,33 @@ The Monument (no Home Realm sieges) and The Cataclysm (secured cities enter exha
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, maybe
+from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
 from engine.rune_age.battle import (
+    MAX_STRENGTH,
     Bonus,
     Card,
+    army_words,
+    bonus_problem,
+    bonus_words,
     is_army_empty,
     keeps_bonuses_without_units,
     strength_of,
     wounded_to_destroy,
 )
+from engine.rune_age.words import capital, listing, plural, possessive
 
+SCENARIO_NAMES = {"resurgence-of-the-dragonlords": "Resurgence of the Dragonlords", "runewars": "Runewars",
+                  "the-cataclysm": "The Cataclysm", "the-monument": "The Monument"}
 Scenario = Literal["resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"]
+NamedScenario = Annotated[Scenario, Field(json_schema_extra=labelled(SCENARIO_NAMES))]
+"""A scenario, shown on the boards by its printed name."""
+SIEGE_KINDS = {"home_realm": "A Home Realm", "city": "A city"}
 
 
 class Side(Model):
@@ -34,10 +46,10 @@ class Side(Model):
 class SiegeTarget(Model):
     """The besieged city or Home Realm."""
 
-    kind: Literal["home_realm", "city"]
+    kind: Literal["home_realm", "city"] = Field(json_schema_extra=labelled(SIEGE_KINDS))
     name: str | None = maybe(max_length=200)
-    auto_defense: int | None = maybe()
-    damage: int | None = maybe(ge=0)
+    auto_defense: int | None = maybe("The city's auto-defense bonus (cities only).", ge=0, le=MAX_STRENGTH)
+    damage: int | None = maybe("The damage already on the Home Realm (Home Realms only).", ge=0, le=MAX_STRENGTH)
     exhausted: bool | None = maybe()
 
 
@@ -46,10 +58,40 @@ class SiegePosition(OpenPosition):
 
     game: Literal["rune-age"]
     situation: Literal["siege"]
-    scenario: Scenario | None = maybe()
+    scenario: NamedScenario | None = maybe()
     target: SiegeTarget
     attacker: Side
     defender: Side
+
+    def reading(self) -> list[str]:
+        """Restate the scenario, what is besieged, each side's cards and bonuses."""
+        t = self.target
+        out = [f"Scenario: {SCENARIO_NAMES[self.scenario]}."] if self.scenario else []
+        what = "a Home Realm" if t.kind == "home_realm" else "a city"
+        named = f" ({t.name})" if t.name else ""
+        notes = []
+        if t.kind == "home_realm" and t.damage is not None:
+            notes.append(f"{t.damage} damage already on it")
+        if t.kind == "city":
+            notes.append(f"auto-defense {t.auto_defense or 0}")
+            if t.exhausted:
+                notes.append("exhausted")
+        out.append(f"Besieged: {what}{named}" + (f", {', '.join(notes)}" if notes else "") + ".")
+        for key, side in (("Attacker", self.attacker), ("Defender", self.defender)):
+            who = f"{side.player}, " if side.player else ""
+            out.append(f"{key}: {who}{army_words(side.army)}.")
+            out.append(bonus_words(side.resolution_bonuses, side.army, f" of the {key.lower()}"))
+        return out
+
+    @model_validator(mode="after")
+    def _bonuses_have_cards(self) -> SiegePosition:
+        """Refuse a card bonus whose card is not in that side's army (see :class:`Bonus`)."""
+        for key, side in (("attacker", self.attacker), ("defender", self.defender)):
+            problem = bonus_problem(side.army, side.resolution_bonuses, f"the {key}'s army")
+            if problem:
+                message, i, field = problem
+                raise refuse(message, f"{key}.resolution_bonuses[{i}].{field}")
+        return self
 
 
 def _no_losses() -> dict[str, list[str]]:
@@ -119,8 +161,8 @@ LABELS: dict[str, Label] = {
 
 def _names(pos: SiegePosition) -> tuple[str, str, str]:
     """Return the attacker's and defender's names and the target's, as the steps say them."""
-    return (pos.attacker.player or "the attacker", pos.defender.player or "the defender",
-            pos.target.name or pos.target.kind.replace("_", " "))
+    kind = "the Home Realm" if pos.target.kind == "home_realm" else "the city"
+    return (pos.attacker.player or "the attacker", pos.defender.player or "the defender", pos.target.name or kind)
 
 
 def _summary(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> str:
@@ -147,13 +189,15 @@ def _declare(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus
     """Step 1, Declare target: return whether this siege may be made at all."""
     a_name, d_name, name = _names(pos)
     target, prior = pos.target, pos.target.damage or 0
-    trace.step(f"Declare target: {a_name} besieges {d_name}'s {name}.", "ra.conduct-a-siege.1")
+    trace.step(f"Declare target: {a_name} besieges {name}"
+               + (f", {possessive(d_name)} {'Home Realm' if target.kind == 'home_realm' else 'city'}."
+                  if pos.target.name else f" of {d_name}."), "ra.conduct-a-siege.1")
     if target.kind == "home_realm" and not can_besiege_home_realm(pos.scenario, corpus):
         trace.violate("in The Monument no player may attack another player's Home Realm", can_besiege_home_realm)
         return False
     if target.kind == "home_realm" and is_eliminated(prior, corpus):
-        trace.violate(f"{d_name}'s Home Realm already holds {prior} damage: that player is out of the game and "
-                      f"cannot be besieged", is_eliminated)
+        trace.violate(f"{possessive(d_name)} Home Realm already holds {prior} damage: that player is out of the "
+                      f"game and cannot be besieged", is_eliminated)
         out.eliminated = True
         return False
     if is_army_empty(pos.attacker.army):
@@ -168,7 +212,8 @@ def _assault(pos: SiegePosition, trace: Trace) -> None:
     """Step 2, Assault: the players alternate cards until both pass."""
     a_name, d_name, _ = _names(pos)
     trace.step(f"Assault: starting with the attacker, the players take turns playing one card at a time "
-               f"({len(pos.attacker.army)} for {a_name}, {len(pos.defender.army)} for {d_name}) until both pass.",
+               f"({plural(len(pos.attacker.army), 'card')} for {a_name}, {len(pos.defender.army)} for {d_name}) "
+               f"until both pass.",
                "ra.conduct-a-siege.2", "ra.conduct-a-siege.2.passing")
 
 
@@ -183,14 +228,14 @@ def _strengths(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
     d_str = d_base + bonus
     trace.step(f"Resolution: {a_name} has strength {a_str}.", "ra.conduct-a-siege.3", strength_of)
     if bonus:
-        trace.step(f"{name}'s auto-defense bonus adds {bonus}: {d_name} has {d_base} + {bonus} = {d_str}.",
-                   auto_defense)
+        trace.step(f"{capital(possessive(name))} auto-defense bonus adds {bonus}: {d_name} has {d_base} + {bonus} = "
+                   f"{d_str}.", auto_defense)
     else:
-        trace.step(f"{d_name} has strength {d_str}.", "ra.conduct-a-siege.3")
+        trace.step(f"{capital(d_name)} has strength {d_str}.", "ra.conduct-a-siege.3")
     out.attacker_strength, out.defender_strength = a_str, d_str
     for who, side in ((a_name, att), (d_name, dfd)):
         if keeps_bonuses_without_units(side.army, side.resolution_bonuses):
-            trace.step(f"{who} has no unit left in the siege, but his strength bonuses still count.",
+            trace.step(f"{capital(who)} has no unit left in the siege, but his strength bonuses still count.",
                        keeps_bonuses_without_units)
 
 
@@ -211,19 +256,20 @@ def _result(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus)
         dmg = home_realm_damage(a_str, d_str)
         total = prior + dmg
         out.home_realm_damage, out.home_realm_total = dmg, total
-        trace.step(f"{a_name} wins: the Home Realm takes {a_str} − {d_str} = {dmg} damage "
+        trace.step(f"{capital(a_name)} wins: the Home Realm takes {a_str} − {d_str} = {dmg} damage "
                    f"({prior} already on it, {total} in all).", is_attacker_winner, home_realm_damage)
         out.eliminated = is_eliminated(total, corpus)
         limit = corpus.fact("ra.player-elimination", "elimination_damage")
-        trace.step(f"{d_name} is eliminated: the Home Realm holds {total} damage, at least {limit}."
-                   if out.eliminated else f"{d_name} stays in the game ({total} of {limit} damage).", is_eliminated)
+        trace.step(f"{capital(d_name)} is eliminated: the Home Realm holds {total} damage, at least {limit}."
+                   if out.eliminated else f"{capital(d_name)} stays in the game ({total} of {limit} damage).",
+                   is_eliminated)
         return
     state = city_state_after_capture(pos.scenario)
     out.city_state = state
     cites: list[Any] = [is_attacker_winner, "ra.conduct-a-siege.3.city"]
     if state == "exhausted":
         cites.append(city_state_after_capture)
-    trace.step(f"{a_name} wins and secures {name}, which enters his play area {state}.", *cites)
+    trace.step(f"{capital(a_name)} wins and secures {name}, which enters his play area {state}.", *cites)
 
 
 @rule("ra.conduct-a-siege.4")
@@ -233,7 +279,7 @@ def _end_of_combat(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
     out.destroyed_at_end_of_combat = doomed
     if doomed["attacker"] or doomed["defender"]:
         trace.step("The wounded units counted at Resolution and are now destroyed: "
-                   f"{', '.join(doomed['attacker'] + doomed['defender'])}.", wounded_to_destroy, "ra.conduct-a-siege.4")
+                   f"{listing(doomed['attacker'] + doomed['defender'])}.", wounded_to_destroy, "ra.conduct-a-siege.4")
     trace.step("End of combat: wounded units are destroyed; surviving units go to their owners' discard piles.",
                "ra.conduct-a-siege.4")
 

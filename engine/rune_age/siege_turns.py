@@ -20,9 +20,13 @@ from pydantic import ConfigDict
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.rune_age.words import capital, choice, listing, plural, possessive
 
 SideName = Literal["attacker", "defender"]
 SIDES: tuple[SideName, SideName] = ("attacker", "defender")
+SIDE_LABELS = {"attacker": "The attacker", "defender": "The defender"}
+ACTIONS = {"play": "Plays a card", "pass": "Passes"}
+PLAY_KINDS = {"unit": "A unit card", "tactic": "A tactic card", "gold": "A gold card", "other": "Another card"}
 
 
 class Play(Model):
@@ -30,11 +34,12 @@ class Play(Model):
 
     model_config = ConfigDict(title="Play or pass")
 
-    by: SideName = Field(title="By")
-    action: Literal["play", "pass"] = Field(title="Action", json_schema_extra={"default": "play"})
+    by: SideName = Field(title="By", json_schema_extra=choice(SIDE_LABELS))
+    action: Literal["play", "pass"] = Field(title="Action", json_schema_extra=choice(ACTIONS, "play"))
     card: str | None = maybe(title="Card played", max_length=200)
     kind: Literal["unit", "tactic", "gold", "other"] = Field(
-        "unit", title="Card kind", description="Only unit and tactic cards can be played into a siege.")
+        "unit", title="Card kind", description="Only unit and tactic cards can be played into a siege.",
+        json_schema_extra=choice(PLAY_KINDS))
     draws: int = Field(0, ge=0, le=20, title="Cards drawn by its When Played ability")
 
 
@@ -48,7 +53,7 @@ class Hands(Model):
 class ResolutionAbility(Model):
     """A Resolution ability, and the side whose card it is."""
 
-    by: SideName = Field(title="By")
+    by: SideName = Field(title="By", json_schema_extra=choice(SIDE_LABELS))
     source: str = Field(max_length=200, title="Card")
 
 
@@ -63,6 +68,25 @@ class SiegeTurnsPosition(OpenPosition):
     sequence: list[Play] = Field(max_length=200, title="Plays and passes, in order")
     resolution_abilities: list[ResolutionAbility] = Field(
         [], max_length=100, title="Resolution abilities, each player's in his chosen order")
+
+    def reading(self) -> list[str]:
+        """Restate the two players, their hands, every play and pass in order, and the Resolution abilities."""
+        names = {"attacker": self.attacker or "the attacker", "defender": self.defender or "the defender"}
+        out = [f"Attacker: {names['attacker']}, {plural(self.hands.attacker, 'card')} in hand.",
+               f"Defender: {names['defender']}, {plural(self.hands.defender, 'card')} in hand."]
+        moves = []
+        for i, p in enumerate(self.sequence, 1):
+            if p.action == "pass":
+                moves.append(f"{i}. {names[p.by]} passes")
+                continue
+            drawn = f", drawing {plural(p.draws, 'card')}" if p.draws else ""
+            kind = "" if p.kind == "unit" else f" ({p.kind} card)"
+            moves.append(f"{i}. {names[p.by]} plays {p.card or 'a card'}{kind}{drawn}")
+        out.append("Plays and passes so far: " + "; ".join(moves) + "." if moves else "Nothing played yet.")
+        if self.resolution_abilities:
+            out.append("Resolution abilities: " + listing(f"{a.source} ({names[a.by]})"
+                                                         for a in self.resolution_abilities) + ".")
+        return out
 
 
 class SiegeTurnsOutcome(Outcome):
@@ -145,14 +169,14 @@ def _out_of_turn(i: int, side: SideName, expected: SideName, state: Assault, nam
         return f"{names[side]} has no card left in hand and has passed by default"
     if side in state.passed:
         return f"{names[side]} has passed and may play no more cards in this siege"
-    return f"it is {names[expected]}'s turn to play or pass"
+    return f"it is {possessive(names[expected])} turn to play or pass"
 
 
 @rule("ra.conduct-a-siege.2.passing")
 def _pass(i: int, side: SideName, state: Assault, names: Mapping[str, str], trace: Trace) -> bool:
     """A side passes by choice (the attacker only once he played a card); return whether it may."""
     if not may_pass(side, state):
-        trace.violate(f"sequence[{i}]: the attacker passes without playing a card; a Combat action "
+        trace.violate(f"in play {i + 1}, the attacker passes without playing a card; a Combat action "
                       f"needs at least one unit or tactic card", may_pass)
         return False
     state.passed.append(side)
@@ -168,15 +192,16 @@ def _play(i: int, entry: Play, state: Assault, names: Mapping[str, str], trace: 
     """A side plays one unit or tactic card (and draws what its When Played ability gives); return whether it may."""
     side, kind, card = entry.by, entry.kind, entry.card or "a card"
     if not is_playable_kind(kind):
-        trace.violate(f"sequence[{i}]: {card} is a {kind} card; only unit and tactic cards are played into a "
+        trace.violate(f"in play {i + 1}, {card} is a {kind} card; only unit and tactic cards are played into a "
                       f"siege", is_playable_kind)
         return False
     drawn = entry.draws
     state.hands[side] += drawn - 1
     state.played[side] += 1
     state.turn = other(side)
-    trace.step(f"{names[side]} plays {card} ({kind})" + (f" and draws {drawn} card(s)" if drawn else "")
-               + f"; {state.hands[side]} card(s) left in hand.", "ra.conduct-a-siege.2")
+    draws = f" and draws {plural(drawn, 'card')}" if drawn else ""
+    trace.step(f"{capital(names[side])} plays {card} ({kind}){draws}; {plural(state.hands[side], 'card')} left in "
+               f"hand.", "ra.conduct-a-siege.2")
     return True
 
 
@@ -186,11 +211,12 @@ def _replay(state: Assault, sequence: Sequence[Play], names: Mapping[str, str], 
         side, action = entry.by, entry.action
         expected = next_to_act(state)
         if expected is None:
-            trace.violate(f"sequence[{i}]: both players have passed, so the Assault is already over",
+            trace.violate(f"in play {i + 1}, both players have passed, so the Assault is already over",
                           next_to_act)
             return
         if side != expected:
-            trace.violate(f"sequence[{i}] ({names[side]} {action}s): {_out_of_turn(i, side, expected, state, names)}",
+            trace.violate(f"in play {i + 1} ({names[side]} {action}{'es' if action == 'pass' else 's'}), "
+                          f"{_out_of_turn(i, side, expected, state, names)}",
                           next_to_act)
             return
         if not (_pass(i, side, state, names, trace) if action == "pass" else _play(i, entry, state, names, trace)):
@@ -213,7 +239,7 @@ def _next(pos: SiegeTurnsPosition, nxt: SideName, state: Assault, names: Mapping
     # the answer is the next entry of the sequence, whose side is known: {by, action}
     trace.decide(names[nxt], choose, next_to_act, options=[{"by": nxt, "action": a} for a in options],
                  field=f"sequence[{len(pos.sequence)}]")
-    trace.summarize(f"The Assault goes on: {names[nxt]} ({nxt}) "
+    trace.summarize(f"The Assault goes on: {names[nxt]}{'' if names[nxt] == f'the {nxt}' else f' ({nxt})'} "
                     + ("plays or passes" if "pass" in options else "must play a card") + " next; played so far "
                     f"{state.played['attacker']} (attacker) and {state.played['defender']} (defender).")
 
@@ -221,14 +247,15 @@ def _next(pos: SiegeTurnsPosition, nxt: SideName, state: Assault, names: Mapping
 @rule("ra.conduct-a-siege.2.passing")
 def _resolution(order: Sequence[str], state: Assault, names: Mapping[str, str], trace: Trace) -> None:
     """Both passed: the Assault is over; step 3, Resolution applies the attacker's abilities first."""
-    trace.step(f"Both players have passed: the Assault is over ({state.played['attacker']} card(s) played by "
-               f"{names['attacker']}, {state.played['defender']} by {names['defender']}).",
+    trace.step(f"Both players have passed: the Assault is over ({plural(state.played['attacker'], 'card')} "
+               f"played by {names['attacker']}, {state.played['defender']} by {names['defender']}).",
                "ra.conduct-a-siege.2.passing")
-    trace.step(f"Resolution: {names['attacker']}'s Resolution abilities first, then {names['defender']}'s"
-               + (f": {', '.join(order)}." if order else " (none listed)."), resolution_order)
-    trace.summarize(f"The Assault is over: {names['attacker']} played {state.played['attacker']} card(s) and "
-                    f"{names['defender']} {state.played['defender']}"
-                    + (f"; Resolution applies {', '.join(order)} in that order." if order else "."))
+    trace.step(f"Resolution: {possessive(names['attacker'])} Resolution abilities first, then "
+               f"{possessive(names['defender'])}" + (f": {listing(order)}." if order else " (none listed)."),
+               resolution_order)
+    trace.summarize(f"The Assault is over: {names['attacker']} played {plural(state.played['attacker'], 'card')} "
+                    f"and {names['defender']} {state.played['defender']}"
+                    + (f"; Resolution applies {listing(order)} in that order." if order else "."))
 
 
 @situation("rune-age", "siege_turns", SiegeTurnsPosition, labels=LABELS)
@@ -237,7 +264,7 @@ def resolve_siege_turns(pos: SiegeTurnsPosition, trace: Trace, corpus: Corpus) -
     """Resolve a siege's Assault step: whose play it is, passes, when it ends, and the Resolution order."""
     names = {"attacker": pos.attacker or "the attacker", "defender": pos.defender or "the defender"}
     state = Assault(hands={"attacker": pos.hands.attacker, "defender": pos.hands.defender})
-    trace.step(f"Assault: {names['attacker']} (attacker, {state.hands['attacker']} card(s)) and "
+    trace.step(f"Assault: {names['attacker']} (attacker, {plural(state.hands['attacker'], 'card')}) and "
                f"{names['defender']} (defender, {state.hands['defender']}) take turns playing one card at a time, "
                f"the attacker first.", "ra.conduct-a-siege.2")
     if state.hands["attacker"] == 0:
@@ -253,7 +280,7 @@ def resolve_siege_turns(pos: SiegeTurnsPosition, trace: Trace, corpus: Corpus) -
         return out
     for side in state.passed:
         if side in state.by_default:
-            trace.step(f"{names[side]} has no card left in hand and passes by default.",
+            trace.step(f"{capital(names[side])} has no card left in hand and passes by default.",
                        "ra.conduct-a-siege.2.passing")
     if nxt is not None:
         _next(pos, nxt, state, names, trace)

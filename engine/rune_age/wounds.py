@@ -25,6 +25,14 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.rune_age.words import choice, listing, plural
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+ORIGINS = {"faction": "A faction card (back to the Barracks)", "neutral": "A neutral card (back to the central "
+           "play area)", "mythic": "A mythic unit (to its owner's discard pile)"}
+EFFECTS = {"wound": "Wound", "destroy": "Destroy", "remove": "Remove from the combat"}
+COMBATS = {"battle": "A battle", "siege": "A siege"}
+EFFECT_VERBS = {"wound": "wounds", "destroy": "destroys", "remove": "removes"}
 
 Origin = Literal["faction", "neutral", "mythic"]
 Place = Literal["barracks", "central_play_area", "discard_pile", "removed"]
@@ -39,7 +47,7 @@ class CombatUnit(Model):
     name: str = Field(max_length=200, title="Card name")
     player: str = Field(max_length=80, title="Owner")
     strength: int = Field(ge=0, le=50, title="Strength")
-    origin: Origin = Field("faction", title="Origin")
+    origin: Origin = Field("faction", title="Origin", json_schema_extra=choice(ORIGINS))
     cannot_be_destroyed: bool = Field(False, title="Cannot be destroyed",
                                       description="Its ability forbids destroying it (Demon, Forest Guardian).")
     end_of_combat: bool = Field(False, title="Has an End of Combat ability")
@@ -51,7 +59,8 @@ class CombatEvent(Model):
     model_config = ConfigDict(title="Event")
 
     effect: Literal["wound", "destroy", "remove"] = Field(
-        title="Effect", description="remove: the unit leaves the combat without being destroyed.")
+        title="Effect", description="remove: the unit leaves the combat without being destroyed.",
+        json_schema_extra=choice(EFFECTS))
     unit: str = Field(max_length=80, title="Unit id")
     source: str | None = maybe(title="Caused by", max_length=200)
     guardian: bool = Field(False, title="Guardian used", description="The owner wounds the unit instead.")
@@ -62,7 +71,7 @@ class CombatWoundsPosition(OpenPosition):
 
     game: Literal["rune-age"]
     situation: Literal["combat_wounds"]
-    combat: Literal["battle", "siege"] = Field(title="Combat", json_schema_extra={"default": "battle"})
+    combat: Literal["battle", "siege"] = Field(title="Combat", json_schema_extra=choice(COMBATS, "battle"))
     units: list[CombatUnit] = Field(min_length=1, max_length=100,
                                     title="Units played into the combat, in play order")
     events: list[CombatEvent] = Field([], max_length=200,
@@ -76,6 +85,45 @@ class CombatWoundsPosition(OpenPosition):
                 raise refuse(f"unit id {u.id!r} is used twice", f"units[{i}].id")
             seen.add(u.id)
         return self
+
+    def reading(self) -> list[str]:
+        """Restate the combat, its units in play order and the events, by the units' names."""
+        names = unit_names(self.units)
+        units = []
+        for u in self.units:
+            notes = [u.player, f"strength {u.strength}"]
+            if u.origin != "faction":
+                notes.append(u.origin)
+            if u.cannot_be_destroyed:
+                notes.append("cannot be destroyed")
+            if u.end_of_combat:
+                notes.append("End of Combat ability")
+            units.append(f"{names[u.id]} ({', '.join(notes)})")
+        out = [f"Combat: {'a siege' if self.combat == 'siege' else 'a battle'}.",
+               f"Units, in play order: {listing(units)}."]
+        if not self.events:
+            return [*out, "No wound, destroy or removal."]
+        events = []
+        for ev in self.events:
+            who = names.get(ev.unit, f"a unit called {ev.unit!r}")
+            guard = " (a Guardian wounds it instead)" if ev.guardian else ""
+            events.append(f"{ev.source or 'an effect'} {EFFECT_VERBS[ev.effect]} {who}{guard}")
+        return [*out, "Events, in order: " + "; ".join(f"{i}. {e}" for i, e in enumerate(events, 1)) + "."]
+
+
+def unit_names(units: Sequence[CombatUnit]) -> dict[str, str]:
+    """Return each unit's name as a player says it: its card name, or "the second Berserker" when several units
+    share a name (counted in play order, from the first)."""
+    total: dict[str, int] = {}
+    for u in units:
+        total[u.name] = total.get(u.name, 0) + 1
+    seen: dict[str, int] = {}
+    out = {}
+    for u in units:
+        seen[u.name] = n = seen.get(u.name, 0) + 1
+        nth = ORDINALS[n - 1] if n <= len(ORDINALS) else f"{n}th"
+        out[u.id] = u.name if total[u.name] == 1 else f"the {nth} {u.name}"
+    return out
 
 
 class CombatWoundsOutcome(Outcome):
@@ -104,6 +152,7 @@ class Unit:
     """A unit's state during the combat (mutable while the events are replayed, local to one ruling)."""
 
     card: CombatUnit
+    label: str
     wounded: bool = False
     gone: str = ""  # "" in combat, "destroyed" or "removed"
 
@@ -151,12 +200,12 @@ def is_destroyable(unit: Unit) -> bool:
 
 
 def _label(u: Unit) -> str:
-    return f"{u.name} ({u.id})" if u.name != u.id else u.name
+    return u.label
 
 
 def _absent(u: Unit | None, ref: str) -> str:
     if u is None:
-        return f"{ref!r} is not a unit in this combat"
+        return f"no unit in this combat is called {ref!r}"
     return f"{_label(u)} was already {u.gone} and is no longer in the combat"
 
 
@@ -176,7 +225,7 @@ def _replay(units: dict[str, Unit], events: Sequence[CombatEvent], trace: Trace)
         u = units.get(ev.unit)
         src = ev.source or "an effect"
         if u is None or not u.in_combat:
-            trace.violate(f"events[{i}]: {_absent(u, ev.unit)}", _replay)
+            trace.violate(f"in event {i + 1}, {_absent(u, ev.unit)}", _replay)
         elif ev.effect == "wound":
             _wound(u, i, src, trace)
         elif ev.effect == "remove":
@@ -190,7 +239,7 @@ def _replay(units: dict[str, Unit], events: Sequence[CombatEvent], trace: Trace)
 def _wound(u: Unit, i: int, src: str, trace: Trace) -> None:
     """Wound: the unit is turned sideways, still counts, and is destroyed at End of Combat (never wounded twice)."""
     if not can_wound(u):
-        trace.violate(f"events[{i}]: {_label(u)} is already wounded and cannot be wounded again", can_wound)
+        trace.violate(f"in event {i + 1}, {_label(u)} is already wounded and cannot be wounded again", can_wound)
         return
     u.wounded = True
     self_wound = src.strip().lower() == u.name.lower()
@@ -220,7 +269,7 @@ def _destroy(u: Unit, i: int, src: str, guardian: bool, losses: Losses, trace: T
                    f"effect.", is_destroyable)
     elif guardian:
         if u.wounded:
-            trace.violate(f"events[{i}]: Guardian would wound {_label(u)} instead of destroying it, but it is "
+            trace.violate(f"in event {i + 1}, Guardian would wound {_label(u)} instead of destroying it, but it is "
                           f"already wounded and cannot be wounded again", can_wound, "rafaq.oa.faction-cards.2")
             return
         u.wounded = True
@@ -251,11 +300,12 @@ def _end_of_combat_abilities(order: Sequence[Unit], eoc_rule: str, trace: Trace)
     abilities = [u.id for u in order if u.card.end_of_combat and u.in_combat]
     missed = [u for u in order if u.card.end_of_combat and not u.in_combat]
     if abilities:
-        trace.step(f"End of Combat abilities of {', '.join(abilities)} may resolve now, before any card moves.",
-                   "ra.abilities.end-of-combat", eoc_rule)
+        trace.step(f"End of Combat abilities of {listing(u.label for u in order if u.id in abilities)} may resolve "
+                   f"now, before any card moves.", "ra.abilities.end-of-combat", eoc_rule)
     if missed:
-        trace.step(f"{', '.join(_label(u) for u in missed)} left the combat earlier, so its End of Combat "
-                   f"ability does not resolve.", "rafaq.faq.general.11")
+        one = len(missed) == 1
+        trace.step(f"{listing(_label(u) for u in missed)} left the combat earlier, so {'its' if one else 'their'} "
+                   f"End of Combat {'ability does' if one else 'abilities do'} not resolve.", "rafaq.faq.general.11")
     return abilities
 
 
@@ -267,12 +317,14 @@ def _end_of_combat_wounds(units: Mapping[str, Unit], wounded: Sequence[str], eoc
     for uid in doomed:
         units[uid].gone = "destroyed"
     if doomed:
-        trace.step(f"End of Combat: the wounded {', '.join(_label(units[w]) for w in doomed)} "
+        trace.step(f"End of Combat: the wounded {listing(_label(units[w]) for w in doomed)} "
                    f"{'is' if len(doomed) == 1 else 'are'} destroyed.", eoc_rule, "ra.destroying-wounding-units.wound")
     spared = [units[w] for w in wounded if w not in doomed]
     if spared:
-        trace.step(f"{', '.join(_label(u) for u in spared)} is wounded but cannot be destroyed, so the End of "
-                   f"Combat destruction has no effect on it.", is_destroyable, eoc_rule)
+        one = len(spared) == 1
+        trace.step(f"{listing(_label(u) for u in spared)} {'is' if one else 'are'} wounded but cannot be destroyed, "
+                   f"so the End of Combat destruction has no effect on {'it' if one else 'them'}.",
+                   is_destroyable, eoc_rule)
     return doomed
 
 
@@ -280,10 +332,11 @@ def _end_of_combat_wounds(units: Mapping[str, Unit], wounded: Sequence[str], eoc
 @rule("ra.destroying-wounding-units")
 def resolve_combat_wounds(pos: CombatWoundsPosition, trace: Trace, corpus: Corpus) -> CombatWoundsOutcome:
     """Resolve the wounds, destroys and removals of a combat: strengths at Resolution and every card's fate."""
-    units = {u.id: Unit(u) for u in pos.units}
+    names = unit_names(pos.units)
+    units = {u.id: Unit(u, names[u.id]) for u in pos.units}
     order = list(units.values())
-    trace.step(f"{len(order)} unit(s) in the {pos.combat}: destroying takes a unit out at once, wounding marks it "
-               f"to be destroyed at End of Combat.", "ra.destroying-wounding-units")
+    trace.step(f"{plural(len(order), 'unit')} in the {pos.combat}: destroying takes a unit out at once, wounding "
+               f"marks it to be destroyed at End of Combat.", "ra.destroying-wounding-units")
     losses = _replay(units, pos.events, trace)
     strength = _resolution(order, trace)
     eoc_rule = END_OF_COMBAT[pos.combat]
@@ -310,7 +363,7 @@ def _fates(order: Sequence[Unit], trace: Trace, eoc_rule: str) -> dict[str, Plac
     groups: dict[str, list[str]] = {}
     for u in order:
         groups.setdefault(fate[u.id], []).append(_label(u))
-    text = "; ".join(f"{', '.join(names)} to {places[f]}" for f, names in groups.items())
+    text = "; ".join(f"{listing(names)} to {places[f]}" for f, names in groups.items())
     mythic = any(u.card.origin == "mythic" and u.gone == "destroyed" for u in order)
     trace.step(f"Cards move: {text}.", eoc_rule, "ra.term.destroy", *(["rafaq.oa.general.2"] if mythic else []))
     return fate
@@ -322,9 +375,9 @@ def _summary(strength: Mapping[str, int], during: Sequence[str], wounded: Sequen
     counts = " and ".join(f"{p} {s}" for p, s in strength.items())
     parts = [f"At Resolution the strengths are {counts}"]
     if during:
-        parts.append(f"{', '.join(units[d].name for d in during)} destroyed during the combat")
+        parts.append(f"{listing(units[d].label for d in during)} destroyed during the combat")
     if wounded:
-        parts.append(f"the wounded {', '.join(units[w].name for w in wounded)} counted but "
+        parts.append(f"the wounded {listing(units[w].label for w in wounded)} counted but "
                      f"{'is' if len(wounded) == 1 else 'are'} destroyed at End of Combat")
     if len(parts) == 1:
         parts.append("no unit is destroyed")

@@ -22,6 +22,7 @@ from engine.corpus import Corpus, Paragraph
 from engine.site.layout import GamePages, SiteLayout, site_linker_for
 from engine.views import graph as G
 from engine.views import render
+from engine.views.amended import Amendment, Piece, amendment, note_of
 
 Inline = list[Any]
 Block = dict[str, Any]
@@ -98,6 +99,24 @@ def _rule(corpus: Corpus, pid: str) -> Inline:
     return [{"t": "rule", "id": pid, "text": corpus.paragraphs[pid].title}, " ", {"t": "id", "text": pid}]
 
 
+def _pieces(pieces: Sequence[Piece]) -> Inline:
+    """Return text pieces with paragraph links (see :mod:`engine.views.amended`) as the site's inline spec."""
+    return [p if isinstance(p, str) else {"t": "rule", "id": p.id, "text": p.title} for p in pieces]
+
+
+def _amended_blocks(amended: Amendment) -> tuple[Block, Block]:
+    """Return the note saying which text applies (before the text) and the printed rule behind a control."""
+    note: Inline = [Amendment.APPLIES, " "]
+    for n, link in enumerate(amended.errata):
+        note += ([", "] if n else []) + _pieces([link])
+    note.append(".")
+    original: list[Block] = [*text_blocks(amended.original, None, set())]
+    if amended.original_note:
+        original.append({"b": "p", "inl": _pieces(amended.original_note), "cls": "rc-original-note"})
+    return ({"b": "p", "inl": note, "cls": "rc-amended-note"},
+            {"b": "details", "summary": Amendment.SUMMARY, "cls": "rc-original", "blocks": original})
+
+
 def _link_row(label: str, items: Sequence[Inline], cls: str) -> Block:
     row: Inline = [{"t": "label", "text": label}]
     for n, item in enumerate(items):
@@ -138,13 +157,18 @@ class PageBuilder:
         if p.id in self.implemented_by:
             meta += [" ", {"t": "badge", "text": "in the engine", "cls": "rc-badge-engine"}]
         blocks: list[Block] = [{"b": "p", "inl": meta, "cls": "rc-meta"}]
+        amendment_of = amendment(c, p.id)
+        applies, printed = _amended_blocks(amendment_of) if amendment_of else (None, None)
+        if applies:
+            blocks.append(applies)
         if p.short:
             blocks.append({"b": "p", "inl": [{"t": "label", "text": "In one line"}, " ",
                                              {"t": "strong", "text": p.short}], "cls": "rc-short"})
         blocks += text_blocks(c.text_of(p.id), linker, linked, skip)
-        if p.note:
+        note = note_of(c, p.id)
+        if note:
             blocks.append({"b": "div", "cls": "rc-note", "blocks": [
-                {"b": "p", "inl": [{"t": "label", "text": "Note"}, " ", p.note]}]})
+                {"b": "p", "inl": [{"t": "label", "text": "Note"}, " ", *_pieces(note)]}]})
         if p.asked:
             blocks.append({"b": "div", "cls": "rc-asked", "blocks": [
                 {"b": "p", "inl": [{"t": "label", "text": "Players ask"}], "cls": "rc-asked-head"},
@@ -153,14 +177,8 @@ class PageBuilder:
         if table is not None:
             blocks.append({"b": "table", "columns": list(table.columns),
                            "rows": [[str(x) for x in row] for row in table.rows]})
-        if amended:
-            errata = [e for e in c.amended_by.get(p.id, [])]
-            note: Inline = ["Corrected by "]
-            for n, eid in enumerate(errata):
-                note += ([", "] if n else []) + _rule(c, eid)
-            blocks.append({"b": "p", "inl": note, "cls": "rc-amended-note"})
-            blocks.append({"b": "details", "summary": "Original text (before errata)", "cls": "rc-original",
-                           "blocks": text_blocks(p.text, None, set())})
+        if printed:
+            blocks.append(printed)
         if p.contested:
             blocks.append({"b": "div", "cls": "rc-contested", "blocks": [
                 {"b": "p", "inl": [{"t": "label", "text": "Contested"}, p.contested]}]})

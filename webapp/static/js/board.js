@@ -211,6 +211,7 @@ async function resolveNow() {
       noServer("You are offline.");
     } else if (ok) {
       state.rulings[state.current] = data;
+      markError("");
       showRuling(data);
       if (offline === "cached") offlineNote("You are offline: this ruling was given earlier for this same position and saved on this device.");
       announce(data.summary || (data.legal ? `Ruling ready: ${data.steps.length} steps.` : "Ruling ready: not allowed."));

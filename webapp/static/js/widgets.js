@@ -8,7 +8,8 @@ function optionText(v) {
   return Object.prototype.hasOwnProperty.call(FACTION_NAMES, v) ? FACTION_NAMES[v] : humanize(v);
 }
 
-/** Return a labelled whole-number input with − and + buttons. With empty = {label, start, clear}, the
+/** Return a labelled whole-number input with − and + buttons. The − and + buttons stay within min and max; a
+ *  number typed in is sent as typed, never clamped, so the engine refuses one out of range at this field. With empty = {label, start, clear}, the
  *  number may be left blank (shown as empty.label, e.g. "unknown"): − or + start from empty.start, and
  *  clearing the input (or the ✕ button) calls empty.clear(). */
 export function stepper(label, get, set, {min = null, max = null, path = "", hint = null, small = false, empty = null} = {}) {

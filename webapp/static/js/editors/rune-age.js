@@ -17,6 +17,32 @@ const FACTION_CARDS = {
            {name: "Dark Knight", strength: 3, kind: "unit"}],
 };
 const made = [];  // cards the player made on this page
+// The effects the engine accepts as a bonus from outside the army by their name alone (engine/rune_age/battle.py).
+const OUTSIDE_BY_NAME = ["A Time for War", "Battle Cry", "Tact and Diplomacy"];
+
+/** Return whether a bonus is tied to a card of the army (it then goes with that card), as the engine reads it:
+ *  not when marked as from outside, nor when it names an outside effect that no card of the army bears. */
+function tiedToCard(b, army) {
+  if (b.outside) return false;
+  return !OUTSIDE_BY_NAME.includes(b.source) || army.some((c) => c.name === b.source);
+}
+
+/** After `card` left the army, drop the bonuses it carried (one bonus per copy of a card), so that a bonus never
+ *  outlives its card on screen or in the position. */
+export function pruneBonuses(holder, army, card) {
+  if (!Array.isArray(holder.resolution_bonuses) || !card) return;
+  let left = army.filter((c) => c.name === card.name).length;
+  holder.resolution_bonuses = holder.resolution_bonuses.filter((b) => {
+    if (b.outside || b.source !== card.name) return true;
+    left -= 1;
+    return left >= 0;
+  });
+}
+
+/** Return "1 card" / "2 cards". */
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
 
 function handOf(faction) {
   return [...(FACTION_CARDS[faction] || []), ...made];
@@ -27,6 +53,7 @@ export function cleanBattle(pos) {
   pos.army = Array.isArray(pos.army) ? pos.army : [];
   const t = pos.target = pos.target || {kind: "enemy", strength: 1};
   if (t.kind !== "stronghold") delete t.faction;
+  t.attrition_icons = t.attrition_icons || 0;   // the field shows 0: the position says so
   const icons = t.attrition_icons || 0;
   if (!icons) { delete pos.attrition_skulls; delete pos.destroyed_by_attrition; }
   if (Array.isArray(pos.attrition_skulls)) {
@@ -40,11 +67,7 @@ export function cleanBattle(pos) {
     for (const c of pos.army) if (c.kind !== "tactic") left[c.name] = (left[c.name] || 0) + 1;
     pos.destroyed_by_attrition = pos.destroyed_by_attrition.filter((n) => (left[n] = (left[n] || 0) - 1) >= 0);
   }
-  if (Array.isArray(pos.resolution_bonuses)) {
-    const names = new Set(pos.army.map((c) => c.name));
-    pos.resolution_bonuses = pos.resolution_bonuses.filter((b) => !("source" in b) || names.has(b.source));
-    if (!pos.resolution_bonuses.length) delete pos.resolution_bonuses;
-  }
+  if (Array.isArray(pos.resolution_bonuses) && !pos.resolution_bonuses.length) delete pos.resolution_bonuses;
   return pos;
 }
 
@@ -87,8 +110,9 @@ function handPanel(zones, redrawAll, cards, title = "Cards at hand — drag into
   return {el: panel(title, el), draw};
 }
 
-/** Return an army drop zone listing its cards, editable; structural changes call changed(true). */
-function armyZone(id, label, army, changed) {
+/** Return an army drop zone listing its cards, editable; structural changes call changed(true); removing a card
+ *  calls removed() first (its bonus goes with it). */
+function armyZone(id, label, army, changed, removed = () => {}) {
   const {el, draw} = live(() => {
     const total = army.reduce((s, c) => s + (Number(c.strength) || 0), 0);
     const list = h("ul", {class: "cards army", "aria-label": label});
@@ -101,27 +125,46 @@ function armyZone(id, label, army, changed) {
               if (e.target.checked) card.cannot_be_destroyed = true; else delete card.cannot_be_destroyed;
               changed(false);
             }}), "can’t be destroyed"),
-          smallButton("Remove", () => { army.splice(i, 1); changed(); draw(); },
+          smallButton("Remove", () => { army.splice(i, 1); removed(card); changed(); draw(); },
                       {"aria-label": `Remove ${card.name} from ${label}`}))));
     });
-    return [h("p", {class: "zone-total"}, `${label}: ${army.length} card(s), printed strength ${total}`), list];
+    return [h("p", {class: "zone-total"}, `${label}: ${count(army.length, "card")}, printed strength ${total}`), list];
   }, {class: "dropzone", dataset: {dropzone: id, path: id === "army" ? "army" : `${id}.army`}});
   return {el, draw};
 }
 
-/** Return the Resolution bonuses of holder[key] (the list is created on the first addition). */
+const OUTSIDE = "\u0000outside";
+
+/** Return the Resolution bonuses of holder[key] (the list is created on the first addition). Each bonus comes
+ *  from a card of the army (chosen by name: it goes when that card is removed) or from outside the army (an
+ *  Event, a tactic already spent: its name typed, and it stays whatever cards are left). */
 function bonusesPanel(holder, key, army, changed, path) {
   const {el, draw} = live((redraw) => [
-    h("ul", {class: "plain bonuses"}, (holder[key] || []).map((b, i, bonuses) => h("li", {class: "row"},
-      select("From", [null, ...new Set(army.map((c) => c.name))].map((n) => [n, n ?? "(other)"]),
-             () => b.source ?? null, (v) => { if (v === null) delete b.source; else b.source = v; changed(); },
-             {path: `${path}[${i}].source`}),
-      stepper("Strength", () => b.strength, (v) => { b.strength = v; changed(); },
-              {min: -20, max: 99, path: `${path}[${i}].strength`, small: true}),
-      smallButton("Remove", () => { bonuses.splice(i, 1); changed(); redraw(); },
-                  {"aria-label": `Remove bonus ${i + 1}`})))),
+    h("ul", {class: "plain bonuses"}, (holder[key] || []).map((b, i, bonuses) => {
+      const names = [...new Set(army.map((c) => c.name))];
+      const tied = tiedToCard(b, army);
+      const orphan = tied && !names.includes(b.source);   // an imported bonus whose card is not here: the engine refuses it
+      const opts = [...names.map((n) => [n, n]),
+                    ...(orphan ? [[b.source ?? null, `${b.source ?? "no card named"} (not in this army)`]] : []),
+                    [OUTSIDE, "Outside the army"]];
+      return h("li", {class: "row bonus", dataset: {bonus: String(i)}},
+        select("From", opts, () => (tied ? b.source ?? null : OUTSIDE), (v) => {
+          if (v === OUTSIDE) { b.outside = true; if (!OUTSIDE_BY_NAME.includes(b.source)) delete b.source; }
+          else { delete b.outside; b.source = v; }
+          changed(); redraw();
+        }, {path: `${path}[${i}].source`}),
+        tied ? null : textInput("Effect", () => b.source ?? "", (v) => {
+          if (v.trim()) b.source = v; else delete b.source;
+          changed();
+        }, {path: `${path}[${i}].outside`, placeholder: "its name"}),
+        stepper("Strength", () => b.strength, (v) => { b.strength = v; changed(); },
+                {min: -20, max: 99, path: `${path}[${i}].strength`, small: true}),
+        smallButton("Remove", () => { bonuses.splice(i, 1); changed(); redraw(); },
+                    {"aria-label": `Remove bonus ${i + 1}`}));
+    })),
     smallButton("Add a Resolution bonus", () => {
-      (holder[key] = holder[key] || []).push({strength: 1});
+      const first = army.find((c) => !(holder[key] || []).some((b) => tiedToCard(b, army) && b.source === c.name));
+      (holder[key] = holder[key] || []).push(first ? {source: first.name, strength: 1} : {outside: true, strength: 1});
       changed(); redraw();
     }),
   ]);
@@ -154,7 +197,7 @@ const battle = {
       attrition.draw();
       bonuses.draw();
     };
-    const army = armyZone("army", "Army", pos.army, changed);
+    const army = armyZone("army", "Army", pos.army, changed, (card) => pruneBonuses(pos, pos.army, card));
     const bonuses = bonusesPanel(pos, "resolution_bonuses", pos.army, () => changed(false), "resolution_bonuses");
     const attrition = live((redraw) => {
       const icons = t.attrition_icons || 0;
@@ -192,6 +235,7 @@ const battle = {
     const targetPanel = live((redraw) => [
       segmented("The army attacks", [["enemy", "Enemy"], ["city", "City"], ["stronghold", "Stronghold"], ["instant", "Instant"]],
                 () => t.kind, (v) => {
+                  if (v !== t.kind) delete t.name;   // another kind of target is another target
                   t.kind = v;
                   if (v !== "stronghold") delete t.faction; else t.faction = t.faction || pos.attacker_faction || "daqan";
                   ctx.changed(); redraw();
@@ -227,7 +271,7 @@ function sideColumn(side, label, pos, ctx, draws) {
   const army = armyZone(side, label, s.army, (structural = true) => {
     ctx.changed();
     if (structural) draws.forEach((d) => d());
-  });
+  }, (card) => pruneBonuses(s, s.army, card));
   const bonuses = bonusesPanel(s, "resolution_bonuses", s.army, ctx.changed, `${side}.resolution_bonuses`);
   draws.push(army.draw, bonuses.draw);
   return h("div", {class: `side side-${side}`},
@@ -241,6 +285,7 @@ const siege = {
     scenario: "runewars",
     target: {kind: "home_realm", name: "Elf Home Realm", damage: 0},
     attacker: {player: "Uthuk", army: [{name: "Flesh Ripper", strength: 3, kind: "unit"},
+                                       {name: "Battle Cry", strength: 0, kind: "tactic"},
                                        {name: "Berserker", strength: 1, kind: "unit"},
                                        {name: "Berserker", strength: 1, kind: "unit"}],
                resolution_bonuses: [{source: "Battle Cry", strength: 2}]},
@@ -250,12 +295,19 @@ const siege = {
   },
   render(el, pos, ctx) {
     const t = pos.target = pos.target || {kind: "home_realm"};
+    if (t.kind === "city" && t.auto_defense === undefined) t.auto_defense = 0;   // the numbers the fields show
+    if (t.kind === "home_realm" && t.damage === undefined) t.damage = 0;
     const draws = [];
     const targetPanel = live((redraw) => [
-      select("Scenario", ["resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"],
+      select("Scenario", [["resurgence-of-the-dragonlords", "Resurgence of the Dragonlords"], ["runewars", "Runewars"],
+                          ["the-cataclysm", "The Cataclysm"], ["the-monument", "The Monument"]],
              () => pos.scenario, (v) => { pos.scenario = v; ctx.changed(); }, {path: "scenario"}),
       segmented("Besieged", [["home_realm", "Home Realm"], ["city", "City"]], () => t.kind, (v) => {
-        t.kind = v; ctx.changed(); redraw();
+        // another kind of target is another target: its name and the other kind's numbers do not carry over
+        if (v !== t.kind) for (const k of ["name", "damage", "auto_defense", "exhausted"]) delete t[k];
+        t.kind = v;
+        if (v === "city") t.auto_defense = 0; else t.damage = 0;   // the number the field shows is the one sent
+        ctx.changed(); redraw();
       }, {path: "target.kind"}),
       row(textInput("Name", () => t.name, (v) => { t.name = v; ctx.changed(); }, {path: "target.name"}),
           t.kind === "home_realm"
