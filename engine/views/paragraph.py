@@ -24,6 +24,9 @@ from engine.views.amended import Amendment, Piece, amendment, note_of
 Inline = list[Any]
 Block = dict[str, Any]
 
+USERS_SHOWN = 12
+"""How many paragraphs using a glossary term its "Used by" row names (the glossary page lists them all)."""
+
 
 @dataclass(frozen=True)
 class TermLinker:
@@ -242,6 +245,11 @@ def _links(corpus: Corpus, pid: str, engine: Sequence[str], glossary_doc: str | 
         ids = [i for i in dict.fromkeys(ids) if i in corpus.paragraphs]
         if ids:
             rows.append(link_row(label, [rule_link(corpus, i) for i in ids], cls))
+    users = [u for u in dict.fromkeys(corpus.term_users.get(pid, [])) if u in corpus.paragraphs and u != pid]
+    if users:
+        more: list[Inline] = [[f"and {len(users) - USERS_SHOWN} more"]] if len(users) > USERS_SHOWN else []
+        rows.append(link_row("Used by", [*(rule_link(corpus, u) for u in users[:USERS_SHOWN]), *more],
+                             "rc-row-users"))
     if engine:
         rows.append(link_row("Executable in the engine", [[{"t": "code", "text": n}] for n in engine],
                              "rc-row-engine"))
@@ -326,12 +334,12 @@ def _inline_text(items: Iterable[Any]) -> str:
         if isinstance(item, str):
             out.append(item)
         elif item["t"] == "label":
-            out.append(f"{item['text']}:")
+            out.append(f"{item['text']}: ")
         elif item["t"] == "rule":
-            out.append(f"{item['text']} [{item['id']}]" if item["text"] != item["id"] else item["id"])
-        elif item["t"] == "id":
-            out.append(f"({item['text']})")
-        else:
+            out.append(f"{item['text']} [{item['id']}]")
+        elif item["t"] == "badge":
+            out.append(f"[{item['text']}]")
+        elif item["t"] != "id":  # a rule's id is already in brackets after its title
             out.append(str(item.get("text", "")))
     return " ".join("".join(out).split())
 
