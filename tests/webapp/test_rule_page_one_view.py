@@ -100,3 +100,19 @@ def test_the_faq_and_errata_box_shows_their_text(pages: dict[str, tuple[str, str
                 assert first in words(box), (pid, fid)
     amended = pages[AMENDED][0]
     assert "rc-badge-amended" in amended and "The rule as first printed" in amended
+
+
+def test_runecodex_rule_prints_the_same_faq_and_errata_box(pages: dict[str, tuple[str, str]]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    corpus = get_corpus()
+    proc = subprocess.run([sys.executable, "-m", "engine.cli", "rule", FAQ], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120, check=False,
+                          env={**os.environ, "COLUMNS": "100"})
+    assert proc.returncode == 0, proc.stderr
+    printed = " ".join(proc.stdout.split())
+    for fid in (*corpus.faq[FAQ], *corpus.amended_by.get(FAQ, [])):
+        assert f"[{fid}]" in printed and words(to_text(corpus.text_of(fid)))[:50] in printed, fid
+        assert words(to_text(corpus.text_of(fid)))[:50] in words(pages[FAQ][0]), fid
