@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine.corpus import KINDS, Corpus, get_corpus, read_corpus
 from engine.errors import CorpusError, RunecodexError, UnknownParagraphError
-from engine.views import render
+from engine.views import paragraph
 
 if TYPE_CHECKING:
     from engine.core import Resolution
@@ -73,42 +73,11 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if data["amended_by"]:
         print(f"  AMENDED by {', '.join(data['amended_by'])}: corrected text shown")
     print()
-    if data.get("short"):
-        print(_wrap("In one line: " + data["short"]))
-    print(render.to_text(data["text"], _width(), indent="  "))
-    if "original_text" in data:
-        print("\n  Original (before errata):")
-        print(render.to_text(data["original_text"], _width(), indent="    "))
-    if data.get("table"):
-        table = data["table"]
-        print("\n  " + " | ".join(table["columns"]))
-        for row in table["rows"]:
-            print("  " + " | ".join(str(c) for c in row))
-    if data.get("contested"):
-        print("\n  Contested: ")
-        print(_wrap(data["contested"], "    "))
-
-    def listing(label: str, ids: Sequence[str]) -> None:
-        if ids:
-            print(f"\n  {label}:")
-            for i in ids:
-                other = corpus.paragraphs.get(i)
-                print(f"    {i:<28} {other.title if other else ''}")
-
-    if data.get("see"):
-        listing("See", [data["see"]])
-    listing("Amends", data["amends"])
-    listing("Clarifies", data["clarifies"])
-    listing("Amended by", data["amended_by"])
-    listing("FAQ", data["faq"])
-    listing("Related", data["related"])
-    listing("Used by", data.get("used_by", []))
-    listing("Book index sends you to", data.get("index", []))
-    listing("Referenced by", data["cited_by"])
-    if data["implemented_by"]:
-        print("\n  Executable in the engine:")
-        for fn in data["implemented_by"]:
-            print(f"    {fn}")
+    # the page's parts as the app's /rules/<id> and the site show them (engine.views.paragraph)
+    view = paragraph.compose(corpus, data["id"], data["implemented_by"])
+    print(paragraph.to_text([*view.body, *(b for b in (view.about, view.links) if b is not None)], _width()))
+    if data.get("index"):
+        print(f"\n  Book index sends you to: {', '.join(data['index'])}")
     return 0
 
 

@@ -32,7 +32,7 @@ def test_the_app_page_says_once_which_text_applies(pid: str) -> None:
     article = html[html.index("<article"):html.index("</article>")]
     assert article.count("the one that applies") == 1
     assert "corrected one" not in article
-    before, _, printed = article.partition("<details class=\"original\">")
+    before, _, printed = article.partition("<details class=\"rc-original original\">")
     assert printed, "the printed text is behind a control"
     assert "first printed" not in before.replace("The rule as first printed", "")
     assert re.search(r"<summary>The rule as first printed", printed)

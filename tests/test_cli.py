@@ -56,7 +56,7 @@ def test_rule_human_output_names_locator_and_links(corpus):
     assert proc.returncode == 0
     assert "AMENDED by rafaq.errata.rulebook.p10" in proc.stdout
     assert "Rune Age Rulebook p. 10" in proc.stdout
-    assert "Original (before errata)" in proc.stdout
+    assert "The rule as first printed (no longer applies)" in proc.stdout  # the page's words (engine.views.paragraph)
 
 
 def test_unknown_rule_is_exit_1_with_a_clear_message(corpus):

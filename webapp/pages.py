@@ -20,8 +20,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.site.build import site_version
-from engine.views import render
-from engine.views.amended import Amendment, amendment, note_of
+from engine.views import paragraph
 from webapp.api import services
 
 bp = Blueprint("pages", __name__)
@@ -81,47 +80,25 @@ def _doc_title(key: str) -> str:
 
 
 @bp.get("/rules/<path:pid>")
-def rule_page(pid: str) -> BaseResponse | str:
-    """Show one paragraph as the site shows it: its text, sub-rules, the FAQ answers and errata about it
-    (with their text), what it amends or clarifies, what uses it and the engine code that implements it.
-    Once the site of the served version is published, the reader is sent to the paragraph there
-    (``?here=1`` stays here); a site of another version is never linked."""
+def rule_page(pid: str) -> str:
+    """Show one paragraph as composed by :mod:`engine.views.paragraph` (the site's paragraph sections and
+    ``runecodex rule`` show the same composition): its text with glossary terms linked, the FAQ answers and
+    errata about it with their text, sub-rules, what it amends or clarifies, what uses it and the engine code
+    citing it. The page is the same whether or not the site is built; a site of the served version is linked."""
     svc = services()
     data = svc.rule_json(pid.strip().lower())
-    if data["url"].startswith("/site/") and not request.args.get("here"):
-        return redirect(data["url"])
     corpus = svc.corpus
+    view = paragraph.compose(corpus, data["id"], data["implemented_by"])
 
-    def entries(ids: list[str]) -> list[dict[str, str]]:
-        return [{"id": i, "title": corpus.paragraphs[i].title, "locator": corpus.locator(i)}
-                for i in ids if i in corpus.paragraphs]
+    def html_of(blocks: list[paragraph.Block]) -> Markup:
+        return Markup(paragraph.to_html(blocks, lambda i: f"/rules/{i}"))
 
-    def notes(ids: list[str]) -> list[dict[str, str | None]]:
-        out: list[dict[str, str | None]] = []
-        for i in dict.fromkeys(ids):
-            para = corpus.paragraphs.get(i)
-            if para is not None:
-                out.append({"id": i, "title": para.title, "kind": para.kind, "locator": corpus.locator(i),
-                            "short": para.short, "html": Markup(render.to_html(corpus.text_of(i)))})
-        return out
-
-    pid_ = data["id"]
-    children = [q for q in corpus.paragraphs if q.startswith(pid_ + ".") and "." not in q[len(pid_) + 1:]]
-    # FAQ answers and errata about this rule: the corpus's own links plus every paragraph that says it
-    # clarifies or amends this one (wherever the corpus filed it)
-    about = [*data["amended_by"], *data["faq"]]
-    about += [q for q, para in corpus.paragraphs.items()
-              if pid_ in para.clarifies or pid_ in para.amends]
-    amended = amendment(corpus, pid_)
     return render_template(
-        "pages/rule.html", p=data, text_html=Markup(data["html"]), amended=amended, words=Amendment,
-        note=note_of(corpus, pid_),
-        original_html=Markup(render.to_html(amended.original)) if amended else None,
-        game_name=corpus.games.get(data["game"], data["game"]),
+        "pages/rule.html", p=data, view=view, game_name=corpus.games.get(data["game"], data["game"]),
         site_url=data["url"] if data["url"].startswith("/site/") else None,
-        notes=notes(about), related=entries(data["related"]), subrules=entries(children),
-        amends=entries(data["amends"]), clarifies=entries(data["clarifies"]),
-        cited_by=entries(data["cited_by"]), see=entries([data["see"]] if data.get("see") else []))
+        meta_html=html_of([view.meta]), body_html=html_of(list(view.body)),
+        about_html=html_of([view.about]) if view.about else None,
+        links_html=html_of([view.links]) if view.links else None)
 
 
 def _site_dir() -> Path:

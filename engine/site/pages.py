@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -21,8 +20,10 @@ import networkx as nx
 from engine.corpus import Corpus, Paragraph
 from engine.site.layout import GamePages, SiteLayout, site_linker_for
 from engine.views import graph as G
-from engine.views import render
-from engine.views.amended import Amendment, Piece, amendment, note_of
+from engine.views import paragraph
+from engine.views.paragraph import TermLinker, text_blocks
+from engine.views.paragraph import link_row as _link_row
+from engine.views.paragraph import rule_link as _rule
 
 Inline = list[Any]
 Block = dict[str, Any]
@@ -33,97 +34,6 @@ _STEP_TITLE_RE = re.compile(r"turn|round|season|phase|activation", re.I)
 GRAPH_MAX_NODES = 18
 GRAPH_FANOUT = 6
 USERS_SHOWN = 12
-
-
-@dataclass(frozen=True)
-class TermLinker:
-    """Find defined terms (and aliases) of one game in text, longest name first, whole words only."""
-
-    pattern: re.Pattern[str] | None
-    entry_of: Mapping[str, str]
-
-    @classmethod
-    def from_corpus(cls, corpus: Corpus, game: str) -> TermLinker:
-        """Build the matcher of every glossary name of *game* (names of 3 letters or more)."""
-        entry_of: dict[str, str] = {}
-        for p in corpus.select(game, "glossary"):
-            for name in (*p.defines, *p.aliases):
-                if len(name) >= 3:
-                    entry_of.setdefault(name.lower(), p.id)
-        if not entry_of:
-            return cls(None, entry_of)
-        names = sorted(entry_of, key=lambda n: (-len(n), n))
-        alternation = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in names)
-        return cls(re.compile(rf"(?<![\w-])({alternation})(?:s|es)?(?![\w-])", re.I), entry_of)
-
-    def link(self, text: str, linked: set[str], skip: str | None = None) -> Inline:
-        """Return *text* as inline items, the first occurrence of each term linked to its entry.
-
-        *linked* holds the entries already linked in this paragraph (updated); *skip* is an entry not
-        to link (the glossary entry being shown).
-        """
-        if self.pattern is None:
-            return [text]
-        out: Inline = []
-        pos = 0
-        for m in self.pattern.finditer(text):
-            name = re.sub(r"\s+", " ", m.group(1).lower())
-            entry = self.entry_of.get(name)
-            if entry is None or entry == skip or entry in linked:
-                continue
-            linked.add(entry)
-            if m.start() > pos:
-                out.append(text[pos:m.start()])
-            out.append({"t": "term", "id": entry, "text": m.group(0)})
-            pos = m.end()
-        if pos < len(text):
-            out.append(text[pos:])
-        return out
-
-
-def text_blocks(text: str, linker: TermLinker | None, linked: set[str], skip: str | None = None) -> list[Block]:
-    """Return the blocks of a rules text as parsed by :mod:`engine.views.render` (the one reader of corpus text)."""
-    def inl(s: str) -> Inline:
-        return linker.link(s, linked, skip) if linker else [s]
-
-    out: list[Block] = []
-    for b in render.blocks(text):
-        if b.kind == "p":
-            out.append({"b": "p", "inl": inl(b.items[0])})
-        else:
-            out.append({"b": b.kind, "items": [inl(i) for i in b.items]})
-    return out
-
-
-def _rule(corpus: Corpus, pid: str) -> Inline:
-    return [{"t": "rule", "id": pid, "text": corpus.paragraphs[pid].title}, " ", {"t": "id", "text": pid}]
-
-
-def _pieces(pieces: Sequence[Piece]) -> Inline:
-    """Return text pieces with paragraph links (see :mod:`engine.views.amended`) as the site's inline spec."""
-    return [p if isinstance(p, str) else {"t": "rule", "id": p.id, "text": p.title} for p in pieces]
-
-
-def _amended_blocks(amended: Amendment) -> tuple[Block, Block]:
-    """Return the note saying which text applies (before the text) and the printed rule behind a control."""
-    note: Inline = [Amendment.APPLIES, " "]
-    for n, link in enumerate(amended.errata):
-        note += ([", "] if n else []) + _pieces([link])
-    note.append(".")
-    original: list[Block] = [*text_blocks(amended.original, None, set())]
-    if amended.original_note:
-        original.append({"b": "p", "inl": _pieces(amended.original_note), "cls": "rc-original-note"})
-    return ({"b": "p", "inl": note, "cls": "rc-amended-note"},
-            {"b": "details", "summary": Amendment.SUMMARY, "cls": "rc-original", "blocks": original})
-
-
-def _link_row(label: str, items: Sequence[Inline], cls: str) -> Block:
-    row: Inline = [{"t": "label", "text": label}]
-    for n, item in enumerate(items):
-        if n:
-            row.append(" \u00b7 ")
-        row.extend(item)
-    return {"b": "p", "inl": row, "cls": f"rc-links-row {cls}"}
 
 
 class PageBuilder:
@@ -143,76 +53,11 @@ class PageBuilder:
     # ------------------------------------------------------------------------------ paragraphs
 
     def paragraph(self, p: Paragraph) -> Block:
-        """Return the section block of one paragraph: text (errata applied), badges, FAQ and links."""
-        c = self.corpus
-        linked: set[str] = set()
-        linker = self.linkers.get(p.game)
-        skip = p.id if p.kind == "glossary" else None
-        meta: Inline = [{"t": "id", "text": p.id}, " ", {"t": "locator", "text": c.locator(p.id)}]
-        if p.kind != "rule":
-            meta += [" ", {"t": "badge", "text": p.kind, "cls": f"rc-badge-{p.kind}"}]
-        amended = c.is_amended(p.id)
-        if amended:
-            meta += [" ", {"t": "badge", "text": "amended", "cls": "rc-badge-amended"}]
-        if p.id in self.implemented_by:
-            meta += [" ", {"t": "badge", "text": "in the engine", "cls": "rc-badge-engine"}]
-        blocks: list[Block] = [{"b": "p", "inl": meta, "cls": "rc-meta"}]
-        amendment_of = amendment(c, p.id)
-        applies, printed = _amended_blocks(amendment_of) if amendment_of else (None, None)
-        if applies:
-            blocks.append(applies)
-        if p.short:
-            blocks.append({"b": "p", "inl": [{"t": "label", "text": "In one line"}, " ",
-                                             {"t": "strong", "text": p.short}], "cls": "rc-short"})
-        blocks += text_blocks(c.text_of(p.id), linker, linked, skip)
-        note = note_of(c, p.id)
-        if note:
-            blocks.append({"b": "div", "cls": "rc-note", "blocks": [
-                {"b": "p", "inl": [{"t": "label", "text": "Note"}, " ", *_pieces(note)]}]})
-        if p.asked:
-            blocks.append({"b": "div", "cls": "rc-asked", "blocks": [
-                {"b": "p", "inl": [{"t": "label", "text": "Players ask"}], "cls": "rc-asked-head"},
-                {"b": "bullets", "items": [[a] for a in p.asked]}]})
-        table = c.table_of(p.id)
-        if table is not None:
-            blocks.append({"b": "table", "columns": list(table.columns),
-                           "rows": [[str(x) for x in row] for row in table.rows]})
-        if printed:
-            blocks.append(printed)
-        if p.contested:
-            blocks.append({"b": "div", "cls": "rc-contested", "blocks": [
-                {"b": "p", "inl": [{"t": "label", "text": "Contested"}, p.contested]}]})
-        faq = c.faq.get(p.id, [])
-        if faq:
-            entries: list[Block] = [{"b": "p", "inl": [{"t": "label", "text": "FAQ"}], "cls": "rc-faq-head"}]
-            for fid in faq:
-                f = c.paragraphs[fid]
-                entries.append({"b": "div", "cls": "rc-faq-entry", "blocks": [
-                    {"b": "p", "inl": [{"t": "strong", "text": f.title}, " ",
-                                       {"t": "rule", "id": fid, "text": c.locator(fid)}], "cls": "rc-faq-q"},
-                    *text_blocks(c.text_of(fid), linker, set(), None)]})
-            blocks.append({"b": "div", "cls": "rc-faq", "blocks": entries})
-        rows: list[Block] = []
-        if p.kind == "glossary" and p.id in self.layout.glossary_page_of:
-            names = ", ".join(dict.fromkeys((*p.defines, *p.aliases)))
-            rows.append(_link_row("Glossary", [[{"t": "doc", "doc": self.layout.glossary_page_of[p.id],
-                                                 "text": f"entry: {names}"}]], "rc-row-glossary"))
-        if p.see:
-            rows.append(_link_row("See", [_rule(c, p.see)], "rc-row-see"))
-        for label, ids, cls in (("Amends", p.amends, "rc-row-amends"), ("Clarifies", p.clarifies, "rc-row-clarifies"),
-                                ("Related", p.related, "rc-row-related"),
-                                ("Referenced by", c.cited_by.get(p.id, []), "rc-row-cited")):
-            ids = [i for i in dict.fromkeys(ids) if i in c.paragraphs]
-            if ids:
-                rows.append(_link_row(label, [_rule(c, i) for i in ids], cls))
-        engine = self.implemented_by.get(p.id, [])
-        if engine:
-            rows.append(_link_row("Executable in the engine", [[{"t": "code", "text": n}] for n in engine],
-                                  "rc-row-engine"))
-        if rows:
-            blocks.append({"b": "div", "cls": "rc-links", "blocks": rows})
-        cls = f"rc-para rc-kind-{p.kind}" + (" rc-amended" if amended else "")
-        return {"b": "section", "title": p.title, "id": p.id, "pid": p.id, "cls": cls, "blocks": blocks}
+        """Return the section block of one paragraph, composed by :mod:`engine.views.paragraph` (the app's
+        rule page and ``runecodex rule`` show the same composition)."""
+        glossary_doc = self.layout.glossary_page_of.get(p.id) if p.kind == "glossary" else None
+        return paragraph.compose(self.corpus, p.id, self.implemented_by.get(p.id, []), self.linkers.get(p.game),
+                                 glossary_doc).section()
 
     # ------------------------------------------------------------------------------ pages
 
