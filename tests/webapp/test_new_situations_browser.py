@@ -170,7 +170,7 @@ def test_runewars_influence_bid_tie_answered_through_its_control(page: Any, live
 def test_rwm_morale_test_with_panic_tokens_answered_through_controls(page: Any, live_server: str) -> None:
     """Two morale icons and two panic tokens: spend one (severity 3), draw 3 cards, choose the one resolved."""
     open_tab(page, live_server, "runewars-miniatures", "morale_test")
-    pick(page, "cause", "Attack")
+    pick(page, "cause", "An attack's morale icons")
     stepper_to(page, "morale_icons", 2)
     page.fill(".field[data-path='unit.name'] input", "Reanimates")
     stepper_to(page, "unit.panic_tokens", 2)

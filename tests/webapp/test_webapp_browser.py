@@ -256,10 +256,14 @@ def test_shared_url_restores_and_resolves_the_position(page: Any, live_server: s
     want = resolve(position).to_json()
     assert want["outcome"]["winner"] == "army"
     assert outcome_text(page, "winner") == "The army"   # the situation's words for the value
-    assert position_in_url(page) == position
-    # the Share button gives the same link back
+    # the screen is the position: the board states the attrition icons its field shows (0, the default)
+    shown = {**position, "target": {**position["target"], "attrition_icons": 0}}
+    assert position_in_url(page) == shown
+    assert resolve(shown).to_json()["outcome"] == want["outcome"]
+    # the Share button gives the same position back
     page.click("#share")
-    assert page.input_value("#share-url").endswith(f"#p={raw}")
+    shared = page.input_value("#share-url").split("#p=", 1)[1]
+    assert json.loads(base64.urlsafe_b64decode(shared + "=" * (-len(shared) % 4))) == shown
 
 
 def test_hostile_names_are_shown_as_text(page: Any, live_server: str) -> None:
