@@ -119,11 +119,29 @@ function revealTab(name) {
   }
 }
 
+/** Show a cue (a fade and an arrow) on each side of the tab strip where tabs are out of view. */
+function tabCue() {
+  const wrap = document.getElementById("tabs-wrap");
+  if (!wrap) return;
+  const left = tabs.scrollLeft > 1, right = tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 1;
+  wrap.classList.toggle("more-left", left);
+  wrap.classList.toggle("more-right", right);
+  document.getElementById("tabs-left").hidden = !left;
+  document.getElementById("tabs-right").hidden = !right;
+}
+
+tabs.addEventListener("scroll", tabCue, {passive: true});
+window.addEventListener("resize", tabCue);
+for (const [id, dir] of [["tabs-left", -1], ["tabs-right", 1]]) {
+  document.getElementById(id)?.addEventListener("click", () => tabs.scrollBy({left: dir * tabs.clientWidth * 0.7, behavior: "smooth"}));
+}
+
 function select(name) {
   state.current = name;
   if (!state.positions[name]) state.positions[name] = initialPosition(name);
   renderTabs();
   revealTab(name);
+  tabCue();
   renderEditor();
   showRuling(state.rulings[name] || null);
   writeToLocation(shownPosition());
@@ -310,7 +328,10 @@ function setupToolbar() {
   });
   document.getElementById("import-cancel").addEventListener("click", () => dialog.close());
   document.getElementById("reset").addEventListener("click", () => {
-    state.positions[state.current] = initialPosition(state.current);
+    // an editor may give a blank of its own (the table: an empty table); the worked examples stay one pick away
+    const ed = state.editors[state.current];
+    const blank = ed && typeof ed.blank === "function" ? ed.blank(position()) : null;
+    state.positions[state.current] = blank ? {...blank, game, situation: state.current} : initialPosition(state.current);
     delete state.rulings[state.current];
     select(state.current);
   });
