@@ -132,9 +132,17 @@ function tabCue() {
 
 tabs.addEventListener("scroll", tabCue, {passive: true});
 window.addEventListener("resize", tabCue);
-for (const [id, dir] of [["tabs-left", -1], ["tabs-right", 1]]) {
-  document.getElementById(id)?.addEventListener("click", () => tabs.scrollBy({left: dir * tabs.clientWidth * 0.7, behavior: "smooth"}));
+/** Scroll the tab strip one page: the first tab cut off on that side comes fully into view, past the arrow. */
+function pageTabs(dir) {
+  const box = tabs.getBoundingClientRect(), room = 44;
+  const all = [...tabs.querySelectorAll(".tab")].map((b) => b.getBoundingClientRect());
+  const cut = dir > 0 ? all.find((r) => r.right > box.right - room) : [...all].reverse().find((r) => r.left < box.left + room);
+  if (!cut) return;
+  const by = dir > 0 ? Math.max(room, cut.left - box.left - room) : Math.min(-room, cut.right - box.right + room);
+  tabs.scrollBy({left: by, behavior: "smooth"});
 }
+document.getElementById("tabs-left")?.addEventListener("click", () => pageTabs(-1));
+document.getElementById("tabs-right")?.addEventListener("click", () => pageTabs(1));
 
 function select(name) {
   state.current = name;
