@@ -70,11 +70,17 @@ def test_reset_on_a_table_tab_gives_an_empty_table(browser: Any, live_server: st
     context, page, errors = _open(browser, live_server, 1366, tab)
     try:
         assert page.locator(f"{SVG} [data-unit]").count() == 4  # the tab opens on the sample table
+        page.fill("input[data-path='table.band']", "-3")
         page.click("#reset")
         page.wait_for_selector(SVG)
         assert page.locator(f"{SVG} [data-unit]").count() == 0
         assert page.locator(f"{SVG} [data-terrain]").count() == 0
-        assert page.input_value("input[data-path='table.band']") == "3"  # the sizes stay
+        assert page.input_value("input[data-path='table.band']") == "3"  # the default sizes
+        with page.expect_request(lambda r: r.url.endswith("/api/resolve")) as request:
+            page.click("#resolve")
+        sent = request.value.post_data_json
+        page.wait_for_selector("#ruling .error")  # the engine asks for units, naming the field
+        assert sent["units"] == [] and sent["terrain"] == [] and sent["table"] == {"band": 3, "arc_degrees": 45}
         # the sample is still one pick away: a worked example puts units back on the table
         page.select_option("#example-picker", index=1)
         page.wait_for_selector(f"{SVG} [data-unit]")

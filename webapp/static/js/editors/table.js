@@ -744,18 +744,18 @@ function renderTable(el, pos, ctx, extra = null) {
     "Drag a unit to move it: dropped within 1 tray width of another unit's edge, it lands flush against that edge (hold Alt to place it freely). Drag the round knob behind the selected unit to turn it. Keyboard: Tab to a unit, arrow keys move it, R turns it 15°."), board.el), holder));
 }
 
-/** Return an empty table (the sizes kept, no unit, no terrain): what Reset gives on a table tab. The sample
+/** Return an empty table (the default sizes, no unit, no terrain): what Reset gives on a table tab. The sample
  *  table stays one pick away in the worked examples. */
-function emptyTable(pos) {
-  return {table: {...EXAMPLE_TABLE.table, ...(pos?.table || {})}, units: [], terrain: []};
+function emptyTable() {
+  return {table: copy(EXAMPLE_TABLE.table), units: [], terrain: []};
 }
 
 function tableEditor(situation, defaults) {
   return {
     example: {...copy(EXAMPLE_TABLE), ...defaults},
-    blank(pos) {
-      const out = emptyTable(pos);
-      if (situation === "squaring_up") Object.assign(out, {cause: "march", direction: "forward"});
+    blank() {
+      const out = emptyTable();
+      if (situation === "squaring_up") Object.assign(out, {cause: "march", modifier: null, direction: "forward"});
       return out;
     },
     derive(pos) {
@@ -796,7 +796,7 @@ const attack = {
   // Reset on the table gives an empty table (the roles unset); on the stated form, the form's example
   blank(pos) {
     if (!Array.isArray(pos?.units)) return null;
-    return {attack_type: pos.attack_type || "melee", ...emptyTable(pos), attacker: {},
+    return {attack_type: pos.attack_type || "melee", ...emptyTable(), attacker: {},
             defender: {defense: 1, wound_threshold: 1, figures_per_tray: 4},
             results: {hit: 0, mortal_strike: 0, accuracy: 0, morale: 0, surge: 0}};
   },
