@@ -185,16 +185,16 @@ def test_every_tab_strip_shows_a_scroll_cue_and_reaches_every_tab(browser: Any, 
             return
         assert page.locator("#tabs-right").is_visible(), "tabs are out of view and nothing says so"
         assert "gradient" in state["mask"], state["mask"]  # the fade on the side that hides tabs
-        if game == GAME:
-            _shot(page, f"tabs-{width}")
-        seen = {t for t in page.locator("#situation-tabs .tab").all_inner_texts()} - set(state["hidden"])
+        _shot(page, f"tabs-{game}-{width}")
+        names = page.locator("#situation-tabs .tab")
+        seen = set(names.all_inner_texts()) - set(state["hidden"])
         for _ in range(12):
             if not page.locator("#tabs-right").is_visible():
                 break
             page.click("#tabs-right")
             page.wait_for_timeout(450)
-            seen |= {t for t in page.locator("#situation-tabs .tab").all_inner_texts()} - set(page.evaluate(CUE_JS)["hidden"])
-        assert seen == set(page.locator("#situation-tabs .tab").all_inner_texts())
+            seen |= set(names.all_inner_texts()) - set(page.evaluate(CUE_JS)["hidden"])
+        assert seen == set(names.all_inner_texts())
         assert page.locator("#tabs-left").is_visible() and not page.locator("#tabs-right").is_visible()
     finally:
         context.close()
@@ -232,7 +232,8 @@ def test_a_touch_drag_moves_a_unit_on_a_phone(browser: Any, live_server: str) ->
                 {pointerType: 'touch', pointerId: 7, isPrimary: true, clientX: x, clientY: y, bubbles: true}))""",
                           [x, y - 8 * i])
         page.evaluate("""([x, y]) => window.dispatchEvent(new PointerEvent('pointerup',
-            {pointerType: 'touch', pointerId: 7, isPrimary: true, clientX: x, clientY: y, bubbles: true}))""", [x, y - 40])
+            {pointerType: 'touch', pointerId: 7, isPrimary: true, clientX: x, clientY: y, bubbles: true}))""",
+                      [x, y - 40])
         page.wait_for_timeout(300)
         moved = _front(page, "reanimates")
         assert moved[1] > after[1] + 0.5, (after, moved)
