@@ -132,6 +132,7 @@ function tabCue() {
 
 tabs.addEventListener("scroll", tabCue, {passive: true});
 window.addEventListener("resize", tabCue);
+
 /** Scroll the tab strip one page: the first tab cut off on that side comes fully into view, past the arrow. */
 function pageTabs(dir) {
   const box = tabs.getBoundingClientRect(), room = 44;
