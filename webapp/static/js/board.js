@@ -119,11 +119,38 @@ function revealTab(name) {
   }
 }
 
+/** Show a cue (a fade and an arrow) on each side of the tab strip where tabs are out of view. */
+function tabCue() {
+  const wrap = document.getElementById("tabs-wrap");
+  if (!wrap) return;
+  const left = tabs.scrollLeft > 1, right = tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 1;
+  wrap.classList.toggle("more-left", left);
+  wrap.classList.toggle("more-right", right);
+  document.getElementById("tabs-left").hidden = !left;
+  document.getElementById("tabs-right").hidden = !right;
+}
+
+tabs.addEventListener("scroll", tabCue, {passive: true});
+window.addEventListener("resize", tabCue);
+
+/** Scroll the tab strip one page: the first tab cut off on that side comes fully into view, past the arrow. */
+function pageTabs(dir) {
+  const box = tabs.getBoundingClientRect(), room = 44;
+  const all = [...tabs.querySelectorAll(".tab")].map((b) => b.getBoundingClientRect());
+  const cut = dir > 0 ? all.find((r) => r.right > box.right - room) : [...all].reverse().find((r) => r.left < box.left + room);
+  if (!cut) return;
+  const by = dir > 0 ? Math.max(room, cut.left - box.left - room) : Math.min(-room, cut.right - box.right + room);
+  tabs.scrollBy({left: by, behavior: "smooth"});
+}
+document.getElementById("tabs-left")?.addEventListener("click", () => pageTabs(-1));
+document.getElementById("tabs-right")?.addEventListener("click", () => pageTabs(1));
+
 function select(name) {
   state.current = name;
   if (!state.positions[name]) state.positions[name] = initialPosition(name);
   renderTabs();
   revealTab(name);
+  tabCue();
   renderEditor();
   showRuling(state.rulings[name] || null);
   writeToLocation(shownPosition());
@@ -310,7 +337,10 @@ function setupToolbar() {
   });
   document.getElementById("import-cancel").addEventListener("click", () => dialog.close());
   document.getElementById("reset").addEventListener("click", () => {
-    state.positions[state.current] = initialPosition(state.current);
+    // an editor may give a blank of its own (the table: an empty table); the worked examples stay one pick away
+    const ed = state.editors[state.current];
+    const blank = ed && typeof ed.blank === "function" ? ed.blank(position()) : null;
+    state.positions[state.current] = blank ? {...blank, game, situation: state.current} : initialPosition(state.current);
     delete state.rulings[state.current];
     select(state.current);
   });

@@ -5,9 +5,9 @@
 // clockwise). The board only draws: every fact it shows (engaged, contacted edges, flanking, sight line,
 // blockers, range) comes from /api/resolve, asked again a moment after each change.
 //
-// Mouse, pen and touch: drag a unit to move it (it snaps flush against a nearby edge), drag its round handle
-// to turn it. Keyboard: Tab to a unit, arrow keys move it (Shift: a whole tray width), R turns it 15°
-// (Shift+R back), Delete removes it. Terrain: "Draw terrain", click the corners, "Finish".
+// Mouse, pen and touch: drag a unit to move it (dropped within a tray width of another unit's edge, it lands
+// flush against it; hold Alt to place it freely), drag its round handle to turn it. Keyboard: Tab to a unit, arrow keys move it (Shift: a whole tray width), R turns it 15°
+// (Shift+R back), Delete removes it. Terrain: "Draw terrain" (just above the table), click the corners, "Finish".
 import {postJSON} from "../api.js";
 import {copy, h, uid} from "../dom.js";
 import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
@@ -15,7 +15,7 @@ import {editors as base} from "./runewars-miniatures.js";
 import {panel, row} from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const SNAP = 0.3;          // tray widths: a dragged edge this close to an opposite edge lands flush on it
+const SNAP = 1;            // tray widths: a dragged edge this close to an opposite edge lands flush on it (the hint says so)
 const STEP = 0.1;          // arrow key move
 const TURN = 15;           // R key turn (degrees)
 const PLAYERS = ["Daqan", "Waiqar", "Latari", "Uthuk"];
@@ -283,6 +283,7 @@ function tableBoard(pos, ctx, onChange, onSelect) {
   const svg = s("svg", {class: "table-svg", role: "application", "aria-label": "Play area seen from above. Drag a unit to move it, drag its handle to turn it; with the keyboard, Tab to a unit, arrow keys move it, R turns it.", "data-testid": "table-svg"});
   const status = h("div", {class: "table-status", id: "table-status", "aria-live": "polite"});
   const sizes = h("p", {class: "table-sizes hint", id: "table-sizes"});
+  const tools = h("div", {class: "table-tools", role: "toolbar", "aria-label": "Terrain tools", id: "table-tools"});
 
   const toWorld = (evt) => {
     const pt = svg.createSVGPoint();
@@ -459,13 +460,13 @@ function tableBoard(pos, ctx, onChange, onSelect) {
       }
       draw();
     };
-    const up = () => {
+    const up = (ev) => {
       window.removeEventListener("pointermove", move);
       window.removeEventListener("pointerup", up);
       window.removeEventListener("pointercancel", up);
       state.dragging = false;
       if (!moved) { onSelect(u.id); return; }  // a tap selects the unit: the position is unchanged
-      if (mode === "move") {
+      if (mode === "move" && !ev.altKey) {
         const shift = snapShift(u, pos.units.filter((o) => o.id !== u.id));
         if (shift) u.front = [round(u.front[0] + shift[0], 6), round(u.front[1] + shift[1], 6)];
       }
@@ -499,6 +500,7 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     if (!state.drawing || e.target.closest("[data-unit]")) return;
     state.drawing.push(toWorld(e).map((x) => round(x, 2)));
     draw();
+    renderTools();
   });
 
   function showInfo() {
@@ -535,25 +537,38 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     }, 180);
   }
 
+  function finishDrawing() {
+    const pts = state.drawing;
+    state.drawing = null;
+    if (pts && pts.length >= 3) {
+      pos.terrain = pos.terrain || [];
+      pos.terrain.push({id: uid("terrain"), kind: "Terrain", polygon: pts, blocks_los: true});
+    }
+    draw();
+    renderTools();
+    if (pts && pts.length >= 3) onChange({keepFocus: null});
+  }
+
+  // the terrain tools sit right above the play area: the corners are clicked where the buttons are
+  function renderTools() {
+    if (state.drawing) {
+      const n = state.drawing.length;
+      tools.replaceChildren(
+        smallButton("Finish terrain", finishDrawing, {"data-tool": "finish"}),
+        smallButton("Cancel", () => { state.drawing = null; draw(); renderTools(); }, {"data-tool": "cancel"}),
+        h("span", {class: "hint", "aria-live": "polite"}, `Click or tap the corners of the piece on the table (${n} so far; at least 3), then press Finish.`));
+    } else {
+      tools.replaceChildren(smallButton("Draw terrain", () => { state.drawing = []; draw(); renderTools(); }, {"data-tool": "draw"}));
+    }
+  }
+
   draw();
+  renderTools();
   showInfo();
   ask();
   return {
-    el: h("div", {class: "table-board"}, svg, sizes, status),
+    el: h("div", {class: "table-board"}, tools, svg, sizes, status),
     draw, ask,
-    startDrawing() { state.drawing = []; draw(); },
-    finishDrawing() {
-      const pts = state.drawing;
-      state.drawing = null;
-      if (pts && pts.length >= 3) {
-        pos.terrain = pos.terrain || [];
-        pos.terrain.push({id: uid("terrain"), kind: "Terrain", polygon: pts, blocks_los: true});
-      }
-      draw();
-      return pts && pts.length >= 3;
-    },
-    cancelDrawing() { state.drawing = null; draw(); },
-    isDrawing: () => !!state.drawing,
   };
 }
 
@@ -690,14 +705,8 @@ function otherPlayer(pos) {
 }
 
 function terrainPanel(pos, board, changed, rerender) {
-  const kids = [];
-  if (board.isDrawing()) {
-    kids.push(h("p", {class: "hint"}, "Click or tap the corners of the terrain piece on the table, then press Finish."),
-      row(smallButton("Finish terrain", () => { board.finishDrawing(); changed(); rerender(); }),
-          smallButton("Cancel", () => { board.cancelDrawing(); rerender(); })));
-  } else {
-    kids.push(row(smallButton("Draw terrain", () => { board.startDrawing(); rerender(); })));
-  }
+  const kids = [h("p", {class: "hint"}, (pos.terrain || []).length ? "Name each piece and say whether it blocks line of sight. Draw more with “Draw terrain” above the table."
+    : "No terrain yet: press “Draw terrain” above the table.")];
   (pos.terrain || []).forEach((t, i) => kids.push(row(
     textInput(`Terrain ${i + 1}`, () => t.kind, (v) => { t.kind = v; changed(); }, {path: `terrain[${i}].kind`}),
     checkbox("Exposed (does not block line of sight)", () => t.blocks_los === false, (v) => { t.blocks_los = !v; changed(); board.draw(); }, {path: `terrain[${i}].blocks_los`}),
@@ -732,12 +741,23 @@ function renderTable(el, pos, ctx, extra = null) {
   holder = h("div", {class: "table-panels"});
   redrawPanels();
   el.append(h("div", {class: "table-layout"}, panel("Table", h("p", {class: "hint"},
-    "Drag a unit to move it (it snaps flush against a nearby edge); drag the round knob behind the selected unit to turn it. Keyboard: Tab to a unit, arrow keys move it, R turns it 15°."), board.el), holder));
+    "Drag a unit to move it: dropped within 1 tray width of another unit's edge, it lands flush against that edge (hold Alt to place it freely). Drag the round knob behind the selected unit to turn it. Keyboard: Tab to a unit, arrow keys move it, R turns it 15°."), board.el), holder));
+}
+
+/** Return an empty table (the default sizes, no unit, no terrain): what Reset gives on a table tab. The sample
+ *  table stays one pick away in the worked examples. */
+function emptyTable() {
+  return {table: copy(EXAMPLE_TABLE.table), units: [], terrain: []};
 }
 
 function tableEditor(situation, defaults) {
   return {
     example: {...copy(EXAMPLE_TABLE), ...defaults},
+    blank() {
+      const out = emptyTable();
+      if (situation === "squaring_up") Object.assign(out, {cause: "march", modifier: null, direction: "forward"});
+      return out;
+    },
     derive(pos) {
       delete pos.ui_selected;
       if (situation === "squaring_up" && pos.direction === undefined) pos.direction = "forward";  // as the select shows
@@ -773,6 +793,13 @@ function attackFromTable(pos) {
 
 const attack = {
   example: stated.example,
+  // Reset on the table gives an empty table (the roles unset); on the stated form, the form's example
+  blank(pos) {
+    if (!Array.isArray(pos?.units)) return null;
+    return {attack_type: pos.attack_type || "melee", ...emptyTable(), attacker: {},
+            defender: {defense: 1, wound_threshold: 1, figures_per_tray: 4},
+            results: {hit: 0, mortal_strike: 0, accuracy: 0, morale: 0, surge: 0}};
+  },
   derive(pos) {
     if (!Array.isArray(pos.units)) return stated.derive ? stated.derive(pos) : pos;
     delete pos.ui_selected;
