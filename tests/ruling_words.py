@@ -51,4 +51,24 @@ def wording_problems(ruling: Mapping[str, Any]) -> list[str]:
         cites = list(v.get("cites") or [])
         if len(cites) != len(set(cites)):
             out.append(f"violation {i}: cites a paragraph twice: {cites}")
+    return out + disagreements(ruling)
+
+
+def disagreements(ruling: Mapping[str, Any]) -> list[str]:
+    """Return where the summary and the outcome disagree: an illegal ruling whose summary does not say so (or the
+    reverse), a tie in the summary with no tied players in the outcome (or the reverse), an elimination in the
+    outcome the summary leaves out."""
+    summary = str(ruling.get("summary", ""))
+    outcome = ruling.get("outcome") or {}
+    out = []
+    if ruling.get("legal") is False and not summary.startswith("Illegal"):
+        out.append(f"summary: an illegal ruling whose summary does not say so: {summary!r}")
+    if ruling.get("legal") is True and summary.startswith("Illegal"):
+        out.append(f"summary: a legal ruling whose summary says 'Illegal': {summary!r}")
+    tied = outcome.get("tied")
+    says_tie = re.search(r"\btie[sd]?\b", summary, re.I) is not None
+    if isinstance(tied, list) and says_tie and not tied and "no tie" not in summary.lower():
+        out.append(f"summary: says players tied but outcome.tied is empty: {summary!r}")
+    if outcome.get("eliminated") is True and not re.search(r"eliminat|out of the game", summary, re.I):
+        out.append(f"summary: the outcome eliminates a player the summary does not mention: {summary!r}")
     return out

@@ -1,5 +1,6 @@
 """Rulings read like a judge's answer: no (s) plurals, positions counted from 1, faction names as printed, no
-internal ids, no "4 instead of 4", each refusal citing a paragraph once (issue 24, case 6).
+internal ids, no "4 instead of 4", each refusal citing a paragraph once, the summary agreeing with the outcome
+(issue 24, case 6).
 
 Every worked example of a game in :data:`GAMES` (ours and the public ones) is resolved and its sentences read by
 :func:`ruling_words.wording_problems`.
