@@ -214,6 +214,14 @@ def _shown(value: Any, words: Mapping[str, str]) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _unreadable(exc: RunecodexError, as_json: bool) -> int:
+    """Say why the input cannot be read (its JSON body too with ``--json``) and return exit status 2."""
+    if as_json:
+        _print_json(exc.to_json())
+    print(f"runecodex: {exc.message}" + (f" (at {exc.path})" if exc.path else ""), file=sys.stderr)
+    return 2
+
+
 @_command("resolve")
 def cmd_resolve(args: argparse.Namespace) -> int:
     """Resolve a position: what happens now, step by step, with the cited paragraphs."""
@@ -223,10 +231,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     try:
         ruling = resolve(_read_position(args.file))
     except UnreadableInputError as exc:
-        if args.json:
-            _print_json(exc.to_json())
-        print(f"runecodex: {exc.message}" + (f" (at {exc.path})" if exc.path else ""), file=sys.stderr)
-        return 2
+        return _unreadable(exc, args.json)
     if args.json:
         _print_json(ruling.to_json())
         return 0
@@ -281,10 +286,7 @@ def cmd_army_import(args: argparse.Namespace) -> int:
         imported = roster.from_document(doc, data_dir)
         ruling = roster.rule_on(imported)
     except UnreadableInputError as exc:
-        if args.json:
-            _print_json(exc.to_json())
-        print(f"runecodex: {exc.message}" + (f" (at {exc.path})" if exc.path else ""), file=sys.stderr)
-        return 2
+        return _unreadable(exc, args.json)
     if args.json:
         _print_json({"position": imported.position, "ruling": ruling.to_json(),
                      "import": {**imported.source, "missing": imported.missing}})
