@@ -66,6 +66,20 @@ class Board(Protocol):
     # before they are compared, for what a player cannot tell apart on screen (an empty text and an absent one).
 
 
+def walk_seeds(seeds: Iterable[int]) -> list[int]:
+    """Return the seeds a run walks: the first of *seeds* (one 200-operation walk per board per run, as CI runs
+    it), every one with ``RUNECODEX_WALK_SEEDS=all``, or the comma-separated seeds that variable names."""
+    import os
+
+    chosen = os.environ.get("RUNECODEX_WALK_SEEDS", "").strip()
+    listed = list(seeds)
+    if chosen == "all":
+        return listed
+    if chosen:
+        return [int(x) for x in chosen.split(",") if x.strip()]
+    return listed[:1]
+
+
 def sent_position(page: Any) -> dict[str, Any]:
     """Return the position the board would send now: the one its URL carries (``#p=…``), written on change."""
     page.wait_for_timeout(200)  # the board writes the URL 150 ms after the last change

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
-from boardmodel import Op, walk
+from boardmodel import Op, walk, walk_seeds
 from boardplay import open_tab, warm_up
 
 pytestmark = pytest.mark.browser
@@ -315,7 +315,7 @@ def _leaves(value: Any, path: str = "") -> Iterable[tuple[str, Any]]:
         yield path, value
 
 
-@pytest.mark.parametrize("seed", [24, 2024])
+@pytest.mark.parametrize("seed", walk_seeds([24, 2024]))
 def test_the_rune_age_board_is_its_position(page: Any, live_server: str, seed: int) -> None:
     warm_up(live_server, ["/boards/rune-age", "/api/situations", "/api/examples?game=rune-age"])
     open_tab(page, live_server, "rune-age", "battle")
