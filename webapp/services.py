@@ -288,6 +288,8 @@ class Services:
         snap, site = self.versions.peek(), self._site
         if snap is None or site is None or site.version != snap.version:
             return None
+        if time.monotonic() - self._site_checked >= SITE_RECHECK_SECONDS:
+            return None  # the site may have been published since: the app looks again before answering
         return self._raw_cache.peek((kind, raw, (_answers_of(snap), site.key())))
 
     def remember(self, kind: str, raw: bytes, answer: bytes) -> None:
