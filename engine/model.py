@@ -280,7 +280,8 @@ def _message(error: ErrorDetails, value: Any) -> str:
 _RANGE = ("greater_than_equal", "greater_than", "less_than_equal", "less_than")
 
 
-def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
+def value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
+    """Return the value of *data* at a pydantic error location, or ``None`` when it is not there."""
     for part in loc:
         try:
             data = data[part]
@@ -306,7 +307,7 @@ def unreadable(exc: ValidationError, data: Any) -> UnreadableInputError:
         field = ctx.get("field")
         return UnreadableInputError(str(ctx.get("message", "")), path=json_path((*loc, field) if field is not None
                                                                                 else loc))
-    message = _message(error, _value_at(data, loc))
+    message = _message(error, value_at(data, loc))
     names = [p for p in loc if isinstance(p, str)]
     if error["type"] in _RANGE and names:  # the refusal names the field as well as its path
         message = f"{names[-1].replace('_', ' ')} {message}"
@@ -337,4 +338,5 @@ __all__ = [
     "restate",
     "unreadable",
     "validate",
+    "value_at",
 ]

@@ -22,7 +22,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, mo
 
 from engine.corpus.yamlio import YamlDoc
 from engine.errors import Problem
-from engine.model import Model, refuse
+from engine.model import Model, refuse, value_at
 
 KINDS = ("rule", "glossary", "errata", "faq", "example", "table", "scenario")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
@@ -210,15 +210,6 @@ def _must(loc: tuple[int | str, ...], must: Mapping[str, str]) -> str | None:
     return None
 
 
-def _value_at(data: Any, loc: tuple[int | str, ...]) -> Any:
-    for part in loc:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
-
-
 def _wording(error: Mapping[str, Any], loc: tuple[int | str, ...], value: Any, must: Mapping[str, str],
              at: tuple[int | str, ...] = ()) -> str:
     kind, path = error["type"], dotted((*at, *loc))
@@ -253,7 +244,7 @@ def problems_of(exc: ValidationError, doc: YamlDoc, base: Any, where: str,
         loc = tuple(p for p in error["loc"] if isinstance(p, int | str))
         found = doc.line_of(loc[:-1] if loc and error["type"] == "missing" else loc, base)
         found = line if line and not doc.line(base) else found
-        message = _wording(error, loc, _value_at(base, loc), must, at)
+        message = _wording(error, loc, value_at(base, loc), must, at)
         message = message if len(message) <= 300 else message[:297] + "..."
         if (found, message) not in seen:
             seen.add((found, message))
