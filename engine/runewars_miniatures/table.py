@@ -21,7 +21,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import shapely
@@ -30,7 +30,7 @@ from shapely.geometry import Polygon
 
 from engine.core import Trace, rule
 from engine.errors import UnreadableInputError
-from engine.model import Field, Model, OpenPosition, Outcome, maybe
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe
 from engine.runewars_miniatures.common import Name, UnitType, formation_words, int_or_list, plural
 
 EPS = 1e-6
@@ -40,6 +40,8 @@ MAX_TERRAIN = 40
 MAX_FILES = 24
 MAX_RANKS = 24
 MAX_VERTICES = 200
+MAX_CAPACITY = 99
+MAX_KEYWORD_VALUE = 9
 MAX_COORD = 1e5  # tray widths: any real table, with room for geometry to stay exact
 EDGE_KINDS = ("front", "side", "rear")
 
@@ -86,6 +88,23 @@ class TableUnit(Model):
     facing: float
 
 
+TerrainKeywordName = Annotated[
+    Literal["cover", "deadly", "elevated", "exposed", "fortified", "taxing"],
+    Field(json_schema_extra=labelled({"cover": "Cover X", "deadly": "Deadly X", "elevated": "Elevated",
+                                      "exposed": "Exposed", "fortified": "Fortified X", "taxing": "Taxing X"}))]
+"""The terrain keywords of the Rules Reference (81.9); Cover, Deadly, Fortified and Taxing carry a value X."""
+VALUED_KEYWORDS = ("cover", "deadly", "fortified", "taxing")
+
+
+class TerrainKeyword(Model):
+    """A keyword of the terrain card (81.9), with its X where it has one."""
+
+    model_config = ConfigDict(title="Terrain keyword")
+
+    keyword: TerrainKeywordName
+    value: int | None = maybe("X, for Cover, Deadly, Fortified and Taxing", ge=0, le=MAX_KEYWORD_VALUE)
+
+
 class TerrainPiece(Model):
     """A terrain piece: an obstacle polygon that blocks line of sight unless it is Exposed."""
 
@@ -95,6 +114,10 @@ class TerrainPiece(Model):
     kind: str | None = maybe(max_length=80)
     polygon: list[Point] = Field(max_length=MAX_VERTICES, description="[[x, y], …], 3 or more")
     blocks_los: bool | None = maybe()
+    capacity: int | None = maybe("how many trays of units may occupy it (81.1); absent: it cannot be entered",
+                                 ge=0, le=MAX_CAPACITY)
+    keywords: Annotated[list[TerrainKeyword], Field(max_length=6)] | None = maybe()
+    occupant: Id | None = maybe("the unit that occupies it (81.2), if any", title="Occupied by")
 
 
 Units = Annotated[list[TableUnit], Field(max_length=MAX_UNITS)]
@@ -107,6 +130,58 @@ class TablePosition(OpenPosition):
     table: TableSizes
     units: Units
     terrain: Terrains | None = maybe()
+
+
+TableRole = Literal["acting", "target", "other"]
+"""How the table board shows a field that names a unit: the acting unit, its target, or another role."""
+
+
+def table_role(role: TableRole, title: str, description: str | None = None) -> Any:
+    """Return the ``Field`` of a position field that names a unit on the table, marked for the board.
+
+    The board reads ``x-table-role`` from the situation's published schema to give the field its own select (a
+    role is never changed by selecting or dragging a unit) and to colour the unit: ``acting`` blue, ``target``
+    red, ``other`` outlined.
+    """
+    return Field(title=title, description=description, min_length=1, max_length=80,
+                 json_schema_extra={"x-table-role": role})
+
+
+ShapeKind = Literal["outline", "line", "point"]
+ShapeRole = Annotated[
+    Literal["template", "path", "start", "end", "blocked", "slide", "sight", "range", "arc", "terrain", "contact"],
+    Field(json_schema_extra=labelled({
+        "template": "movement template", "path": "path followed", "start": "where it started",
+        "end": "where it ends", "blocked": "where it was stopped", "slide": "slid back along the template",
+        "sight": "line of sight", "range": "range measured", "arc": "firing arc", "terrain": "terrain",
+        "contact": "edges in contact"}))]
+
+
+class Shape(Model):
+    """A shape the engine derived, for the table board to draw as it is (it computes no geometry itself).
+
+    ``outline``: a closed polygon (a template, a unit's end position); ``line``: an open polyline (a path, a
+    range or sight line); ``point``: one point (``points`` has one element). ``unit`` names the unit it belongs
+    to, ``label`` is a short caption in a player's words.
+    """
+
+    kind: ShapeKind
+    role: ShapeRole
+    points: list[list[float]]
+    unit: str | None = None
+    label: str | None = None
+
+
+def outline(role: str, poly: Polygon, unit: str | None = None, label: str | None = None) -> Shape:
+    """Return a polygon as an ``outline`` shape (coordinates rounded as every outcome's)."""
+    coords = [pt(c) for c in list(poly.exterior.coords)[:-1]]
+    return Shape(kind="outline", role=role, points=coords, unit=unit, label=label)  # type: ignore[arg-type]
+
+
+def polyline(role: str, points: Sequence[Vec], unit: str | None = None, label: str | None = None) -> Shape:
+    """Return points as a ``line`` shape."""
+    return Shape(kind="line", role=role, points=[pt(p) for p in points], unit=unit,  # type: ignore[arg-type]
+                 label=label)
 
 
 class Overlaps(Outcome):
@@ -322,6 +397,25 @@ class Terrain:
     shape: Polygon
     blocks_los: bool
     box: tuple[float, float, float, float]
+    capacity: int | None = None
+    keywords: tuple[tuple[str, int | None], ...] = ()
+    occupant: str | None = None
+
+    def keyword(self, name: str) -> int | None:
+        """Return the X of keyword *name* (0 for a keyword without a value), or None when the card lacks it."""
+        for k, v in self.keywords:
+            if k == name:
+                return v if v is not None else 0
+        return None
+
+    def has_keyword(self, name: str) -> bool:
+        """Return whether the terrain card has keyword *name* (81.9)."""
+        return self.keyword(name) is not None
+
+    @property
+    def can_be_entered(self) -> bool:
+        """Return whether the piece has a capacity, so a colliding unit may enter it (81.1)."""
+        return self.capacity is not None and self.capacity > 0
 
     @property
     def label(self) -> str:
@@ -602,7 +696,14 @@ def _read_terrain(raw: TerrainPiece, i: int) -> Terrain:
         raise UnreadableInputError("the terrain polygon crosses itself or has no area; give its outline in "
                                    "order, either way round", path=f"{path}.polygon")
     box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-    return Terrain(raw.id, i, terrain_name(raw, i), poly, raw.blocks_los is not False, box)
+    words = tuple((k.keyword, k.value) for k in raw.keywords or ())
+    for n, (k, v) in enumerate(words):
+        if (v is None) == (k in VALUED_KEYWORDS):
+            need = "needs its X" if v is None else "takes no value"
+            raise UnreadableInputError(f"the terrain keyword {k!r} {need}", path=f"{path}.keywords[{n}].value")
+    exposed = any(k == "exposed" for k, _ in words)
+    return Terrain(raw.id, i, terrain_name(raw, i), poly, raw.blocks_los is not False and not exposed, box,
+                   raw.capacity, words, raw.occupant)
 
 
 def read_table(sizes: TableSizes | None, units: Sequence[TableUnit] | None, terrain: Sequence[TerrainPiece] | None,
@@ -622,6 +723,9 @@ def read_table(sizes: TableSizes | None, units: Sequence[TableUnit] | None, terr
             raise UnreadableInputError(f"duplicate id {piece.id!r}", path=f"terrain[{i}].id")
         seen.add(piece.id)
         pieces.append(_read_terrain(piece, i))
+        if piece.occupant is not None and not any(u.id == piece.occupant for u in read_units):
+            raise UnreadableInputError(f"{piece.occupant!r} names no unit of the position",
+                                       path=f"terrain[{i}].occupant")
     return Table(band, arc, tuple(read_units), tuple(pieces))
 
 
