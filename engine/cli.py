@@ -325,12 +325,30 @@ def _read_roster_file(path: str, cap: int) -> bytes:
     return data
 
 
+def _situation_reference(sits: list[Any], name: str, game: str | None) -> int:
+    """Print the reference of situation *name* (its fields and worked examples); exit 2 when unknown."""
+    from engine.views.situations import describe, to_text
+
+    found = [s for s in sits if s.name == name]
+    if not found:
+        known = ", ".join(sorted({s.name for s in sits}))
+        print(f"runecodex: no situation {name!r}" + (f" in {game}" if game else "") + f"; known: {known}",
+              file=sys.stderr)
+        return 2
+    print("\n\n".join(to_text(describe(s)) for s in found))
+    return 0
+
+
 @_command("situations")
 def cmd_situations(args: argparse.Namespace) -> int:
     """List the situations the engine resolves, with their JSON Schemas."""
     from engine.core import load_situations
 
     sits = sorted(load_situations().values(), key=lambda s: (s.game, s.name))
+    if args.game:
+        sits = [s for s in sits if s.game == args.game]
+    if args.name:
+        return _situation_reference(sits, args.name, args.game)
     if args.json:
         _print_json({"situations": [s.to_json() for s in sits]})
         return 0
@@ -584,7 +602,10 @@ def _reading_commands(sub: Any) -> None:
                                   "configurations and upgrade icons against (default: $RUNECODEX_BSDATA)")
     p.add_argument("--json", action="store_true", help="print {position, ruling, import} as JSON")
 
-    p = sub.add_parser("situations", help="list the situations the engine resolves")
+    p = sub.add_parser("situations", help="list the situations the engine resolves, or one situation's fields "
+                                         "and worked examples")
+    p.add_argument("name", nargs="?", help="a situation: print its reference (every field, its worked examples)")
+    p.add_argument("--game", help="only this game's situations")
     p.add_argument("--json", action="store_true")
 
 

@@ -119,6 +119,7 @@ class GamePages:
     glossary_index: str
     glossary: tuple[GlossaryPage, ...]
     book_index: str
+    situations: str
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,8 @@ class SiteLayout:
                 glossary.append(page)
                 glossary_page_of[p.id] = page.docname
             games.append(GamePages(game, game_title, f"{game}/index", tuple(documents),
-                                   f"{game}/glossary/index", tuple(glossary), f"{game}/book-index"))
+                                   f"{game}/glossary/index", tuple(glossary), f"{game}/book-index",
+                                   f"{game}/situations"))
         return cls(tuple(games), chapters, sections, page_of, glossary_page_of)
 
     def game(self, game: str) -> GamePages:
@@ -171,7 +173,7 @@ class SiteLayout:
         """Return every generated page name."""
         out: list[str] = []
         for g in self.games:
-            out += [g.landing, g.glossary_index, g.book_index]
+            out += [g.landing, g.glossary_index, g.book_index, g.situations]
             out += [d.docname for d in g.documents]
             out += [p.docname for p in g.glossary]
         out += list(self.chapters) + list(self.sections)

@@ -150,14 +150,29 @@ class PageBuilder:
                      {"t": "note", "text": f" \u2014 {len(game.glossary)} entries, each with its graph"}])
         docs.append([{"t": "doc", "doc": game.book_index, "text": "Book index"},
                      {"t": "note", "text": " \u2014 the printed index, entry by entry"}])
+        docs.append([{"t": "doc", "doc": game.situations, "text": "Situations the engine rules on"},
+                     {"t": "note", "text": " \u2014 every field of each position, and its worked examples"}])
         blocks.append({"b": "section", "title": "Rules", "id": "rules", "blocks": [
             {"b": "bullets", "items": docs, "cls": "rc-toc"}]})
         amended = [p.id for p in paras if c.is_amended(p.id)]
         if amended:
             blocks.append({"b": "section", "title": "Amended by errata", "id": "amended", "blocks": [
                 {"b": "bullets", "items": [_rule(c, pid) for pid in amended]}]})
-        toctree = [d.docname for d in game.documents] + [game.glossary_index, game.book_index]
+        toctree = [d.docname for d in game.documents] + [game.glossary_index, game.book_index, game.situations]
         return {"title": game.title, "toctree": toctree, "blocks": blocks}
+
+    def situations_page(self, game: GamePages) -> Spec:
+        """Return the reference of every situation of a game (:mod:`engine.views.situations`)."""
+        from engine.core import load_situations
+        from engine.views.situations import describe, to_blocks
+
+        sits = sorted((s for s in load_situations().values() if s.game == game.game), key=lambda s: s.name)
+        intro = ("Each situation is a position the engine rules on: post it to /api/resolve, run "
+                 "runecodex resolve FILE, or set it up on the game's board. Fields marked * are required; "
+                 "where the rules need a value the position leaves out, the ruling asks for it as a decision.")
+        blocks: list[Block] = [{"b": "p", "inl": [intro]}]
+        blocks += [to_blocks(describe(s)) for s in sits]
+        return {"title": f"{game.title}: situations", "toctree": [], "blocks": blocks}
 
     def glossary_index(self, game: GamePages) -> Spec:
         """Return the glossary of a game, alphabetical, grouped by first letter."""
@@ -276,6 +291,7 @@ class PageBuilder:
             pages[game.landing] = self.game_page(game)
             pages[game.glossary_index] = self.glossary_index(game)
             pages[game.book_index] = self.book_index(game)
+            pages[game.situations] = self.situations_page(game)
             for n, d in enumerate(game.documents):
                 pages[d.docname] = self.document_page(game, n)
             for n, g in enumerate(game.glossary):
