@@ -10,7 +10,8 @@ excuses only a canceled modifier or action), so it ends without colliding and ta
 from __future__ import annotations
 
 from engine.core import Trace, rule
-from engine.runewars_miniatures.common import and_list, tokens
+from engine.runewars_miniatures.common import and_list, possessive, tokens
+from engine.runewars_miniatures.contact import is_flanking, meet
 from engine.runewars_miniatures.table import Unit
 
 CHARGES = ("charge", "turning-charge")
@@ -65,3 +66,21 @@ def charge_target(unit: Unit, enemies: list[Unit], chosen: str | None, trace: Tr
     trace.step(f"As soon as the move is over, {unit.label} makes a melee attack action against "
                f"{target.label}{picked}.", "rwm.16.3", "rwm.16.3.b1")
     return target.id, True
+
+
+@rule("rwm.34.3", "rwm.41.1", "rwm.41.2")
+def edge_hit(final: Unit, target: Unit, trace: Trace) -> tuple[list[str], bool]:
+    """Return the target's edges the charging unit touches at the end of its move, and whether it flanks."""
+    pc = meet(final, target)
+    kinds = pc.kinds_of("b")
+    mine = pc.kinds_of("a")
+    flank = any(is_flanking(e.kind, g.kind) for e, g, _, _ in pc.flush) or (
+        "front" in mine and any(k in ("side", "rear") for k in kinds))
+    where = " and ".join(kinds) or "a corner"
+    if flank:
+        trace.step(f"{possessive(final.label)} front edge hit {possessive(target.label)} {where} edge: it is "
+                   f"flanking {target.label} (before squaring up).", "rwm.34.3", "rwm.41.1")
+    else:
+        trace.step(f"{final.label} hit {possessive(target.label)} {where} edge: it is not flanking it.",
+                   "rwm.34.3", "rwm.41.2" if "front" not in mine else "rwm.41.1")
+    return kinds, flank

@@ -176,6 +176,8 @@ class MoveOutcome(Outcome):
     damage: int = 0
     impact_tokens: dict[str, int] = Field(default_factory=dict)
     charge_target: str | None = None
+    target_edges: list[str] = Field(default_factory=list)
+    flanking: bool | None = None
     entered: str | None = None
     exited: str | None = None
     activation_ends: bool = False
@@ -343,6 +345,9 @@ def move_steps(table: Table, unit: Unit, mv: Motion, moved: Travel, out: MoveOut
         trace.step(f"{unit.label} slides along the template until its leading edge lines up with the end guide.",
                    "rwm.55.2")
         return
+    for ally in [b for b in moved.blockers if table.has_unit(b) and table.unit(b).is_allied(unit)]:
+        trace.step(f"{table.label(ally)} is allied, but {unit.label} would cross more than 1 of its trays or end on "
+                   "it: it is an obstacle.", "rwm.55.3.b2", "rwm.59.3")
     names = and_list([table.label(b) for b in moved.blockers])
     out.stopped_by = table.sorted_ids(moved.blockers)
     trace.step(f"Before the end guide, {unit.label} would overlap {names}, an obstacle: its movement stops, and "
@@ -439,7 +444,8 @@ def _drawing(unit: Unit, mv: Motion | None, moved: Travel | None, end: Unit | No
     return shapes
 
 
-def _charge(unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: MoveOutcome, trace: Trace) -> bool:
+def _charge(unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: MoveOutcome, trace: Trace,
+            final: Unit | None = None) -> bool:
     """The charge's effects at the end of the move; return False when a stated target is illegal."""
     if not charge.is_charge(pos.modifier):
         return True
@@ -448,6 +454,8 @@ def _charge(unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: Mo
     out.impact_tokens = charge.impact(unit, enemies, pos.impact or 0, trace)
     target, legal = charge.charge_target(unit, enemies, pos.charge_target, trace)
     out.charge_target = target
+    if target is not None and final is not None:
+        out.target_edges, out.flanking = charge.edge_hit(final, next(e for e in enemies if e.id == target), trace)
     return legal
 
 
@@ -548,7 +556,7 @@ def _travel(table: Table, unit: Unit, pos: MovePosition, chosen: Chosen, templat
         if not closing_in(table, unit, pos, met, out, trace):
             out.drawing = _drawing(unit, chosen.motion, moved, None, table)
         return
-    if not _charge(unit, pos, met, True, out, trace):
+    if not _charge(unit, pos, met, True, out, trace, end):
         return
     placed = _terrain(table, unit, pos, met, out, trace)
     if placed is not None:
@@ -563,10 +571,12 @@ def _summary(table: Table, unit: Unit, pos: MovePosition, out: MoveOutcome) -> s
         head = f"{unit.label} does not move (speed {out.speed})"
     elif out.stopped_by:
         head = (f"{unit.label} is stopped by {and_list([table.label(b) for b in out.stopped_by])} after "
-                f"{widths(out.distance)} and slid back to touch it")
+                f"{widths(out.distance)} and slid back to touch {'it' if len(out.stopped_by) == 1 else 'them'}")
     else:
         head = f"{unit.label} moves the whole template ({widths(out.distance)})"
     bits = []
+    if out.nudged_past:
+        bits.append(f"nudged past {and_list([table.label(a) for a in out.nudged_past])}")
     if out.passed_over:
         bits.append(f"passing over {and_list([table.label(a) for a in out.passed_over])}")
     if out.collided or out.collided_terrain:

@@ -29,6 +29,7 @@ from engine.runewars_miniatures.table import (
     build_unit,
     is_overlapping,
     mul,
+    sub,
 )
 from engine.runewars_miniatures.templates import travel
 
@@ -117,8 +118,15 @@ EXIT_EDGES = {"march": ("rear",), "shift": ("front", "side")}
 
 
 def edges_touching(unit: Unit, piece: Terrain) -> list[str]:
-    """Return the kinds of the unit's edges that touch the piece's edge."""
-    return sorted({e.kind for e in unit.edges if LineString([e.a, e.b]).distance(piece.shape) <= EPS})
+    """Return the kinds of the unit's edges that touch the piece's edge: along or inside the edge; only where the
+    unit touches with nothing but a corner do both edges at that corner count."""
+    def inner(a: Vec, b: Vec) -> LineString:
+        d = mul(sub(b, a), 1e-4)
+        return LineString([add(a, d), sub(b, d)])
+    kinds = {e.kind for e in unit.edges if inner(e.a, e.b).distance(piece.shape) <= EPS}
+    if not kinds:
+        kinds = {e.kind for e in unit.edges if LineString([e.a, e.b]).distance(piece.shape) <= EPS}
+    return sorted(kinds)
 
 
 def carried_off(unit: Unit, piece: Terrain, direction: str) -> Unit:
