@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+import numpy as np
+import shapely
 from pydantic import ConfigDict, model_validator
 from shapely.geometry import Polygon
 
@@ -30,7 +32,7 @@ from engine.model import Field, Model, Outcome, _absent, labelled, maybe, refuse
 from engine.runewars_miniatures import charge, terrain_moves
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.squaring import collision_panic
-from engine.runewars_miniatures.sweep import first_stop, obstacles, swept, trays_crossed
+from engine.runewars_miniatures.sweep import first_stop, obstacles, swept, swept_parts, trays_crossed
 from engine.runewars_miniatures.table import (
     Id,
     Overlaps,
@@ -321,14 +323,19 @@ def carry(table: Table, unit: Unit, mv: Motion) -> Travel:
     their trays is crossed and the unit does not end on them (each round makes one more ally an obstacle)."""
     allies = {u.id for u in table.units if u.id != unit.id and u.is_allied(unit)}
     passable = set(allies)
+    hull = shapely.convex_hull(shapely.multipoints(np.concatenate([mv.rings(k / 8).reshape(-1, 2)
+                                                                   for k in range(9)])))
+    hull = shapely.buffer(hull, 1.0, join_style="mitre")  # the arcs bulge a little beyond the sampled hull
     for _ in range(len(allies) + 1):
         stop = first_stop(mv, obstacles(_obstacle_pieces(table, unit, passable)))
-        area = swept(mv, stop.t)
         final = mv.pose(stop.t)
-        now_blocking = {a for a in passable if trays_crossed(area, table.unit(a).trays) > 1
-                        or trays_crossed(final.shape, table.unit(a).trays) > 0}
+        near = [a for a in passable if shapely.intersects(hull, table.unit(a).shape)] if passable else []
+        parts = swept_parts(mv, stop.t) if near else None
+        crossed = {a: trays_crossed(parts, table.unit(a).trays) for a in near} if parts is not None else {}
+        now_blocking = {a for a in near if crossed[a] > 1
+                        or trays_crossed(np.array([final.shape]), table.unit(a).trays) > 0}
         if not now_blocking:
-            passed = [a for a in table.sorted_ids(list(passable)) if trays_crossed(area, table.unit(a).trays)]
+            passed = [a for a in table.sorted_ids(list(near)) if crossed[a]]
             return Travel(stop.t, final, [b.id for b in stop.blockers], passed)
         passable -= now_blocking
     raise AssertionError("unreachable: every ally became an obstacle")  # pragma: no cover

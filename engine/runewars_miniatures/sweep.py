@@ -46,13 +46,20 @@ def hulls(motion: Motion, t0: float, t1: float) -> np.ndarray:
 
 
 def _hit(motion: Motion, t0: float, t1: float, found: Sequence[Obstacle]) -> list[Obstacle]:
-    """Return the obstacles the trays reach into between *t0* and *t1*."""
-    if not found:
-        return []
+    """Return the obstacles the trays reach into between *t0* and *t1* (a few obstacles: no tree)."""
     area = hulls(motion, t0, t1)
-    tree = shapely.STRtree([o.core for o in found])
-    hit = tree.query(area, predicate="intersects")
-    return [found[i] for i in sorted(set(int(j) for j in hit[1]))]
+    return [o for o in found if bool(np.any(shapely.intersects(area, o.core)))]
+
+
+def _all_pieces(motion: Motion, t: float = 1.0) -> tuple[np.ndarray, int]:
+    """Return the hulls of every piece of the sweep up to *t* (pieces × trays, flattened) and the tray count."""
+    n = motion.pieces()
+    ts = [min(t, i / n) for i in range(n + 1) if i == 0 or (i - 1) / n < t]
+    rings = np.stack([motion.rings(x) for x in ts])  # (pieces + 1, trays, 4, 2)
+    both = np.concatenate([rings[:-1], rings[1:]], axis=2) if len(ts) > 1 else np.concatenate([rings, rings], axis=2)
+    trays = both.shape[1]
+    flat = both.reshape(-1, 8, 2)
+    return shapely.convex_hull(shapely.multipoints(flat)), trays
 
 
 @dataclass(frozen=True)
@@ -65,38 +72,39 @@ class Stop:
 
 def first_stop(motion: Motion, found: Sequence[Obstacle]) -> Stop:
     """Return how far along the template the unit goes before it would overlap one of *found*."""
+    if not found:
+        return Stop(1.0, ())
     n = motion.pieces()
-    for i in range(n):
-        t0, t1 = i / n, (i + 1) / n
-        hit = _hit(motion, t0, t1, found)
-        if not hit:
-            continue
-        lo, hi = t0, t1
-        for _ in range(BISECTIONS):
-            mid = (lo + hi) / 2
-            if _hit(motion, t0, mid, hit):
-                hi = mid
-            else:
-                lo = mid
-        return Stop(lo, tuple(_hit(motion, t0, hi, hit)))
-    return Stop(1.0, ())
+    area, trays = _all_pieces(motion)
+    tree = shapely.STRtree([o.core for o in found])
+    hit = tree.query(area, predicate="intersects")
+    if not hit.shape[1]:
+        return Stop(1.0, ())
+    i = int(hit[0].min()) // trays
+    t0, t1 = i / n, (i + 1) / n
+    first = [found[k] for k in sorted({int(b) for a, b in zip(hit[0], hit[1], strict=True) if int(a) // trays == i})]
+    lo, hi = t0, t1
+    for _ in range(BISECTIONS):
+        mid = (lo + hi) / 2
+        if _hit(motion, t0, mid, first):
+            hi = mid
+        else:
+            lo = mid
+    return Stop(lo, tuple(_hit(motion, t0, hi, first)))
+
+
+def swept_parts(motion: Motion, t: float) -> np.ndarray:
+    """Return the pieces of the area the unit covers from the start guide to parameter *t*."""
+    return _all_pieces(motion, t)[0]
 
 
 def swept(motion: Motion, t: float) -> BaseGeometry:
     """Return the whole area the unit covers from the start guide to parameter *t*."""
-    n = motion.pieces()
-    parts: list[BaseGeometry] = []
-    for i in range(n):
-        t0 = i / n
-        if t0 >= t:
-            break
-        parts.extend(hulls(motion, t0, min(t, (i + 1) / n)))
-    if not parts:
-        parts.extend(hulls(motion, 0.0, 0.0))
-    return shapely.union_all(parts)
+    return shapely.union_all(swept_parts(motion, t))
 
 
-def trays_crossed(area: BaseGeometry, trays: Sequence[BaseGeometry]) -> int:
-    """Return how many of *trays* the area reaches into (more than the skin)."""
+def trays_crossed(parts: np.ndarray, trays: Sequence[BaseGeometry]) -> int:
+    """Return how many of *trays* the pieces of an area reach into (more than the skin)."""
     cores = shapely.buffer(np.array(list(trays), dtype=object), -SKIN, join_style="mitre")
-    return int(np.count_nonzero(shapely.intersects(cores, area)))
+    tree = shapely.STRtree(parts)
+    return len({int(j) for j in tree.query(cores, predicate="intersects")[0]})
