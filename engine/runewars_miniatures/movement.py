@@ -244,11 +244,12 @@ def may_move(pos: MovePosition, unit: Unit, engaged: list[Unit], out: MoveOutcom
     return True
 
 
-@rule("rwm.56.2", "rwm.56.2.b1", "rwm.56.2.b2", "rwm.75.1", "rwm.75.2", "rwm.15.2", "rwm.17.1")
+@rule("rwm.56.2", "rwm.56.2.b1", "rwm.56.2.b2", "rwm.75.1", "rwm.75.2", "rwm.15.2", "rwm.17.1", "rwm.17.1.b2")
 def resulting_speed(pos: MovePosition, unit: Unit, trace: Trace) -> int:
     """Return the speed of the move: the action's speed with the modifier's added or taken away."""
     if pos.action == "closing_in":
-        trace.step(f"{unit.label} closes in: a shift at speed 1.", "rwm.17.1")
+        trace.step(f"{unit.label} closes in: a shift at speed 1, whose straight template covers exactly the width "
+                   "of 1 tray.", "rwm.17.1", "rwm.17.1.b2")
         return 1
     extra = pos.modifier_speed or 0
     speed = pos.speed + extra
@@ -341,10 +342,16 @@ def carry(table: Table, unit: Unit, mv: Motion) -> Travel:
     raise AssertionError("unreachable: every ally became an obstacle")  # pragma: no cover
 
 
-@rule("rwm.55.3", "rwm.55.3.b1", "rwm.60.1", "rwm.59.1", "rwm.55.3.b2", "rwm.59.3", "rwm.55.2")
+@rule("rwm.55.3", "rwm.55.3.b1", "rwm.60.1", "rwm.59.1", "rwm.55.3.b2", "rwm.59.3", "rwm.55.2", "rwm.60.3")
 def move_steps(table: Table, unit: Unit, mv: Motion, moved: Travel, out: MoveOutcome, trace: Trace) -> None:
     """Say how far the unit went: to the end guide, or stopped and slid back to touch what it would overlap."""
     out.distance = r3(mv.path_length(moved.t))
+    template = shapely.buffer(Polygon(mv.outline()), -1e-6, join_style="mitre")
+    under = [u.id for u in table.units if u.id != unit.id and shapely.intersects(template, u.shape)]
+    under += [t.id for t in table.terrain if t.occupant != unit.id and shapely.intersects(template, t.shape)]
+    if under:
+        trace.step(f"The template lies across {and_list([table.label(x) for x in table.sorted_ids(under)])}: it is "
+                   "held just above them and read looking straight down.", "rwm.60.3")
     for ally in moved.passed:
         trace.step(f"{unit.label} passes over 1 tray of the allied {table.label(ally)} and does not end on it: "
                    "that unit is no obstacle and causes no collision.", "rwm.55.3.b2", "rwm.59.3")
