@@ -55,13 +55,33 @@ Rank = Annotated[int | list[int], *int_or_list(1, MAX_FILES, 0, MAX_FILES - 1, 1
 """A rank: a number of trays (files 0…n−1) or a list of the files it occupies."""
 
 
+TemplateLength = Annotated[float, Field(gt=0, le=100)]
+TemplateAngle = Annotated[float, Field(gt=0, le=180)]
+
+
 class TableSizes(Model):
-    """The sizes the Rules Reference leaves to the table: a range band's length and the firing-arc angle."""
+    """The sizes the Rules Reference leaves to the table: a range band's length, the firing-arc angle and the
+    movement templates' shapes (the book prints none of them; the ``move`` ruling restates the ones it used)."""
 
     model_config = ConfigDict(title="Table")
 
     band: float | None = maybe()
     arc_degrees: float | None = maybe()
+    straight: Annotated[list[TemplateLength], Field(min_length=1, max_length=8)] | None = maybe(
+        "how far each straight template carries a unit, speed 1 first, in tray widths; absent: 1, 2, 3, 4 and 5 "
+        "(speeds 1 to 5)", title="Straight template lengths")
+    turn: Annotated[list[TemplateLength], Field(min_length=1, max_length=8)] | None = maybe(
+        "how far each turn template carries the middle of the unit's leading edge along its curve, speed 1 first, "
+        "in tray widths; absent: 1, 2 and 3 (speeds 1 to 3)", title="Turn template lengths")
+    turn_degrees: float | None = maybe(
+        "how far a turn template bends from its start guide to its end guide, in degrees; absent: 45",
+        title="Turn template bend", ge=1, le=180)
+    wheel_degrees: Annotated[list[TemplateAngle], Field(min_length=1, max_length=8)] | None = maybe(
+        "how far each wheel template turns the unit about the front corner on the inside of the wheel, speed 1 "
+        "first, in degrees; absent: 45 and 90 (speeds 1 and 2)", title="Wheel template angles")
+    connector: float | None = maybe(
+        "how far the tray connectors stick out of the trays' edges, in tray widths; absent: 0 (not modelled)",
+        title="Connector length", ge=0, le=1)
 
 
 class Tray(Model):
