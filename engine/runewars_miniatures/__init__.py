@@ -16,6 +16,7 @@ from engine.runewars_miniatures import (
     scoring,
     sight,
     squaring,
+    timing,
 )
 
 SITUATIONS = (
@@ -31,5 +32,6 @@ SITUATIONS = (
     scoring.resolve_scoring,
     sight.resolve_line_of_sight,
     squaring.resolve_squaring_up,
+    timing.resolve_same_timing,
 )
 """The situations of this game the engine resolves (its registry; see :mod:`engine.situations`)."""
