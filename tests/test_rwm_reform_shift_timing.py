@@ -54,9 +54,9 @@ def _turn(pos: dict[str, Any], degrees: float) -> dict[str, Any]:
        x=st.floats(-20, 20), y=st.floats(-20, 20))
 def test_reform_there_and_back_returns_the_unit(files: int, ranks: int, start: float, to: float, x: float,
                                                 y: float) -> None:
-    pos = {"game": G, "situation": "reform", "table": {}, "units": [_unit("spearmen", "Daqan", (x, y), start,
-                                                                          [files] * ranks)],
-           "unit": "spearmen", "facing": to}
+    pos: dict[str, Any] = {"game": G, "situation": "reform", "table": {},
+                           "units": [_unit("spearmen", "Daqan", (x, y), start, [files] * ranks)],
+                           "unit": "spearmen", "facing": to}
     there = resolve(pos).to_json()
     assert there["legal"] and there["outcome"]["reforms"]
     back = copy.deepcopy(pos)
@@ -142,7 +142,8 @@ def test_first_player_effects_come_first_whatever_the_listing(order: list[int]) 
 # --------------------------------------------------------------------------------------------- bad input
 
 def _example(name: str) -> dict[str, Any]:
-    return json.loads((FOLDER / f"{name}.json").read_text())["position"]
+    data: dict[str, Any] = json.loads((FOLDER / f"{name}.json").read_text())["position"]
+    return data
 
 
 @pytest.mark.parametrize(("name", "change", "path"), [
