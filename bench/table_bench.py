@@ -2,10 +2,11 @@
 
 Situations timed (``engine.core.resolve``, in process, after one warm-up): ``contact`` over the whole table,
 ``line_of_sight`` with a clear line between the terrain (the witness is found by the quick candidates),
-``line_of_sight`` when every line is blocked (the exhaustive search over critical lines runs), and
-``range``. Target: p50 <= 5 ms for ``contact``, ``line_of_sight`` and ``range`` (``--budget-ms``); the
-blocked line of sight is reported too, against the same budget. The budget applies to the CPU time of the
-resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a call of a few
+``line_of_sight`` when every line is blocked (the exhaustive search over critical lines runs), ``range``,
+``reform`` (a unit turned about its centre, checked against every other piece) and ``engaged_shift`` (a
+reposition along an enemy's front, and a disengage straight back). Target: p50 <= 5 ms for every situation
+(``--budget-ms``); the blocked line of sight is reported too, against the same budget. The budget applies to
+the CPU time of the resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a call of a few
 milliseconds is usually preempted once, and its wall time then mostly measures the other processes. Wall
 p50/p95 are printed beside it; on an idle machine they match the CPU figures.
 
@@ -82,6 +83,11 @@ def positions() -> dict[str, dict[str, Any]]:
         "line_of_sight": {**base, "situation": "line_of_sight", "unit": "archers", "target": "spearmen"},
         "line_of_sight (blocked)": {**blocked, "situation": "line_of_sight", "unit": "archers", "target": "spearmen"},
         "range": {**base, "situation": "range", "unit": "archers", "target": "golem"},
+        "reform": {**base, "situation": "reform", "unit": "knights", "facing": 90},
+        "engaged_shift (reposition)": {**base, "situation": "engaged_shift", "unit": "reanimates",
+                                       "direction": "right", "distance": 1},
+        "engaged_shift (disengage)": {**base, "situation": "engaged_shift", "unit": "guard", "direction": "backward",
+                                      "distance": 1},
     }
 
 

@@ -355,6 +355,9 @@ def _finish(table: Table, unit: Unit, end: Unit, along: Vec, split: Split, overl
             "disengage": f"disengages from {and_list([e.label for e in split.left])}",
             "reposition_and_disengage": f"repositions with {and_list([e.label for e in split.kept])} and "
                                         f"disengages from {and_list([e.label for e in split.left])}"}[out.kind]
-    stop = f", stopped after {out.moved:g} tray widths" if out.stopped_by else ""
+    stop = ""
+    if out.stopped_by:
+        stop = (f", stopped at once by {and_list([table.label(i) for i in out.stopped_by])}" if out.moved == 0 else
+                f", stopped after {out.moved:g} tray {'width' if out.moved == 1 else 'widths'}")
     trace.summarize(f"{unit.label} {what}{stop}, and takes {tokens(out.panic_tokens)}.")
     return True

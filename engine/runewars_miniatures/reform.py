@@ -322,8 +322,9 @@ def resolve_reform(pos: ReformPosition, trace: Trace, corpus: Corpus) -> ReformO
     delta = 0.0 if abs(delta) <= 1e-9 or abs(delta - 360.0) <= 1e-9 else delta
     end = moved(unit, rotate(unit.front, centre, delta), pos.facing)
     out.pivot, out.turned_by = pt(centre), round(delta, 2) + 0.0
-    way = "no turn" if delta == 0 else f"{abs(delta):g}° {'clockwise' if delta > 0 else 'anticlockwise'}"
-    trace.step(f"{unit.label} turns {way}, to end {facing_words(pos.facing)}.", "rwm.68", "rwm.68.1")
+    sense = "clockwise" if delta > 0 else "anticlockwise"
+    way = "without turning" if delta == 0 else f"turning {abs(delta):g}° {sense}"
+    trace.step(f"{unit.label} reforms {way}, to end {facing_words(pos.facing)}.", "rwm.68", "rwm.68.1")
     ok = _obstacles(table, unit, end, before, out, trace)
     if enemies:
         ok = _same_enemies(table, unit, end, enemies, out, trace) and ok
@@ -331,7 +332,7 @@ def resolve_reform(pos: ReformPosition, trace: Trace, corpus: Corpus) -> ReformO
     out.final = Placement(front=pt(end.front if ok else unit.front), facing=angle(end.facing if ok else unit.facing))
     out.drawing = _drawing(table, unit, end, ok, out)
     if ok:
-        trace.summarize(f"{unit.label} may reform to end {facing_words(pos.facing)}, turning {way}.")
+        trace.summarize(f"{unit.label} may reform to end {facing_words(pos.facing)}, {way}.")
     else:
         why = ([f"it would touch or overlap {and_list([table.label(i) for i in out.blocked_by])}"]
                if out.blocked_by else [])
