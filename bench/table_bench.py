@@ -5,10 +5,10 @@ Situations timed (``engine.core.resolve``, in process, after one warm-up): ``con
 ``line_of_sight`` when every line is blocked (the exhaustive search over critical lines runs), ``range``,
 ``reform`` (a unit turned about its centre, checked against every other piece) and ``engaged_shift`` (a
 reposition along an enemy's front, and a disengage straight back). Target: p50 <= 5 ms for every situation
-(``--budget-ms``); the blocked line of sight is reported too, against the same budget. The budget applies to
-the CPU time of the resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a call of a few
-milliseconds is usually preempted once, and its wall time then mostly measures the other processes. Wall
-p50/p95 are printed beside it; on an idle machine they match the CPU figures.
+(``--budget-ms``); the blocked line of sight is reported too, against the same budget. The budget applies to the
+CPU time of the resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a
+call of a few milliseconds is usually preempted once, and its wall time then mostly measures the other
+processes. Wall p50/p95 are printed beside it; on an idle machine they match the CPU figures.
 
 Baseline, measured in the same run on the same positions: ``engine.core.read_position`` alone (finding the
 situation and validating the JSON Schema), so the ratio shows what the geometry adds to reading the input
