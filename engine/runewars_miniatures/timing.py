@@ -205,14 +205,20 @@ def _own_order(pos: SameTimingPosition, mine: list[int], window: str, trace: Tra
         return mine, True
     effects = pos.effects
     who = pos.player(effects[mine[0]])
-    if all(effects[i].place is not None for i in mine):
-        ordered = sorted(mine, key=lambda i: effects[i].place or 0)
+    places = {i: effects[i].place for i in mine}
+    open_ = [i for i in mine if places[i] is None]
+    free = [n for n in range(1, len(mine) + 1) if n not in places.values()]
+    if len(open_) == 1:  # the other places are chosen: the last effect takes the place left
+        places[open_[0]] = free[0]
+    if all(p is not None for p in places.values()):
+        ordered = sorted(mine, key=lambda i: places[i] or 0)
         trace.step(f"{who} resolves their own effects {window_words(window)} in the order they chose: "
                    f"{', '.join(label(effects[i], i) for i in ordered)}.", "rwm.83.9")
         return ordered, True
-    trace.decide(who, f"the order of {possessive(who)} {plural(len(mine), 'effect')} {window_words(window)}",
-                 "rwm.83.9", options=[label(effects[i], i) for i in mine],
-                 field=f"effects[{next(i for i in mine if effects[i].place is None)}].place")
+    first = open_[0]
+    trace.decide(who, f"where {label(effects[first], first)} comes among their {plural(len(mine), 'effect')} "
+                      f"{window_words(window)} (1 = first)", "rwm.83.9", options=free,
+                 field=f"effects[{first}].place")
     return mine, False
 
 
