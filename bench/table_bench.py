@@ -3,13 +3,14 @@
 Situations timed (``engine.core.resolve``, in process, after one warm-up): ``contact`` over the whole table,
 ``line_of_sight`` with a clear line between the terrain (the witness is found by the quick candidates),
 ``line_of_sight`` when every line is blocked (the exhaustive search over critical lines runs), ``range``,
-and ``move`` (a speed-5 march through the table, and a turning charge): a move with 10 units and 10 terrain
-pieces is reported beside ``line_of_sight`` on the same table (target: at most 3 times its CPU p50).
-Target: p50 <= 5 ms for ``contact``, ``line_of_sight`` and ``range`` (``--budget-ms``); the
-blocked line of sight is reported too, against the same budget. The budget applies to the CPU time of the
-resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a call of a few
-milliseconds is usually preempted once, and its wall time then mostly measures the other processes. Wall
-p50/p95 are printed beside it; on an idle machine they match the CPU figures.
+``reform`` (a unit turned about its centre, checked against every other piece), ``engaged_shift`` (a
+reposition along an enemy's front, and a disengage straight back) and ``move`` (a speed-5 march through the
+table, and a turning charge): a move with 10 units and 10 terrain pieces is reported beside ``line_of_sight`` on
+the same table (target: at most 3 times its CPU p50). Target: p50 <= 5 ms for every other situation
+(``--budget-ms``); the blocked line of sight is reported too, against the same budget. The budget applies to the
+CPU time of the resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a
+call of a few milliseconds is usually preempted once, and its wall time then mostly measures the other
+processes. Wall p50/p95 are printed beside it; on an idle machine they match the CPU figures.
 
 Baseline, measured in the same run on the same positions: ``engine.core.read_position`` alone (finding the
 situation and validating the JSON Schema), so the ratio shows what the geometry adds to reading the input
@@ -87,6 +88,11 @@ def positions() -> dict[str, dict[str, Any]]:
         "move": {**base, "situation": "move", "unit": "archers", "action": "march", "speed": 5},
         "move (turn, charge)": {**base, "situation": "move", "unit": "knights", "action": "march", "speed": 3,
                                 "modifier": "turning-charge", "bend": "left"},
+        "reform": {**base, "situation": "reform", "unit": "knights", "facing": 90},
+        "engaged_shift (reposition)": {**base, "situation": "engaged_shift", "unit": "reanimates",
+                                       "direction": "right", "distance": 1},
+        "engaged_shift (disengage)": {**base, "situation": "engaged_shift", "unit": "guard", "direction": "backward",
+                                      "distance": 1},
     }
 
 

@@ -9,12 +9,15 @@ from engine.runewars_miniatures import (
     attack,
     command,
     contact,
+    engaged_shift,
     morale_test,
     movement,
     ranges,
+    reform,
     scoring,
     sight,
     squaring,
+    timing,
 )
 
 SITUATIONS = (
@@ -23,11 +26,14 @@ SITUATIONS = (
     attack.resolve_attack,
     command.resolve_command,
     contact.resolve_contact,
+    engaged_shift.resolve_engaged_shift,
     morale_test.resolve_morale_test,
     movement.resolve_move,
     ranges.resolve_range,
+    reform.resolve_reform,
     scoring.resolve_scoring,
     sight.resolve_line_of_sight,
     squaring.resolve_squaring_up,
+    timing.resolve_same_timing,
 )
 """The situations of this game the engine resolves (its registry; see :mod:`engine.situations`)."""
