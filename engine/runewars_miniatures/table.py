@@ -65,8 +65,10 @@ class TableSizes(Model):
 
     model_config = ConfigDict(title="Table")
 
-    band: float | None = maybe()
-    arc_degrees: float | None = maybe()
+    band: float | None = maybe("how long one range band of the range ruler is, in tray widths (the book prints "
+                               "none; needed for range)", title="Range band length")
+    arc_degrees: float | None = maybe("the width of a unit's firing arc, in degrees, centred on its facing (the book "
+                                      "prints none; needed for line of sight)", title="Firing arc")
     straight: Annotated[list[TemplateLength], Field(min_length=1, max_length=8)] | None = maybe(
         "how far each straight template carries a unit, speed 1 first, in tray widths; absent: 1, 2, 3, 4 and 5 "
         "(speeds 1 to 5)", title="Straight template lengths")
@@ -87,8 +89,8 @@ class TableSizes(Model):
 class Tray(Model):
     """The size of the unit's trays, in tray widths (1 × 1 unless said)."""
 
-    width: float | None = maybe()
-    depth: float | None = maybe()
+    width: float | None = maybe("a tray's width, side to side (1 unless given)", title="Tray width")
+    depth: float | None = maybe("a tray's depth, front to back (1 unless given)", title="Tray depth")
 
 
 class TableUnit(Model):
@@ -96,16 +98,23 @@ class TableUnit(Model):
 
     model_config = ConfigDict(title="Unit")
 
-    id: Id
-    player: str = Field(max_length=80)
-    name: Name | None = maybe()
+    id: Id = Field(description="a short handle the position's other fields use to name this unit (never shown "
+                               "in a ruling)", title="Handle")
+    player: str = Field(max_length=80, description="who controls the unit: units of one player are allied, "
+                                                   "others are enemies", title="Player")
+    name: Name | None = maybe("the unit's name as the ruling should say it (\"Unit 2\" unless given)")
     type: UnitType | None = maybe()
     tray: Tray | None = maybe()
-    formation: Annotated[list[Rank], Field(min_length=1, max_length=MAX_RANKS)] | None = maybe()
-    files: int | None = maybe(ge=1, le=MAX_FILES)
-    ranks: int | None = maybe(ge=1, le=MAX_RANKS)
-    front: Point
-    facing: float
+    formation: Annotated[list[Rank], Field(min_length=1, max_length=MAX_RANKS)] | None = maybe(
+        "the trays of each rank, front rank first: a number of trays, or the files a partial rank occupies")
+    files: int | None = maybe("trays side by side in each rank (with ranks, instead of formation)", ge=1,
+                              le=MAX_FILES)
+    ranks: int | None = maybe("ranks one behind the other (with files, instead of formation)", ge=1,
+                              le=MAX_RANKS)
+    front: Point = Field(description="the midpoint of the unit's front edge, [x, y] in tray widths",
+                         title="Front edge midpoint")
+    facing: float = Field(description="which way the unit faces, in degrees: 0 up the table, turning clockwise "
+                                      "(90 faces right)", title="Facing")
 
 
 TerrainKeywordName = Annotated[
