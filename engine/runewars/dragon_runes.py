@@ -180,7 +180,9 @@ def _summary(pos: DragonRunePosition, out: DragonRuneOutcome, trace: Trace) -> s
     if out.to_supply:
         text += f"; {names([f'the {k} rune' for k in out.to_supply])} {'goes' if len(out.to_supply) == 1 else 'go'} " \
                 "faceup to the supply, having no legal area"
-    if trace.decisions:
+    if trace.decisions and len(out.legal_areas) == 1:
+        text += f"; which token goes to {out.legal_areas[0]} is his choice"
+    elif trace.decisions:
         text += f"; where the tokens go is his choice among {names(out.legal_areas)}"
     return text + "."
 
