@@ -291,7 +291,7 @@ def _may_attempt(pos: QuestPosition, moved: bool, out: QuestOutcome, trace: Trac
     return True
 
 
-@rule("rw.attribute-tests", "rw.resolving-fate-cards")
+@rule("rw.attribute-tests", "rw.resolving-fate-cards", "rw.resolving-fate-cards.3", "rw.hero-card-breakdown")
 def _test(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str | None:
     """An attribute test: as many Fate cards as the attribute, one kept; its result as the Quest card reads it."""
     q = pos.quest
@@ -299,8 +299,9 @@ def _test(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str | None:
     value = getattr(pos.hero, q.attribute)
     out.fate_cards = value
     trace.step(f"Test of {q.attribute}: {figure_name(pos.hero.name)} has {value}, so {the_player(pos.player)} draws "
-               f"{plural(value, 'Fate card')} and keeps 1; its destiny icon decides the quest.", "rw.attribute-tests",
-               "rw.resolving-fate-cards")
+               f"{plural(value, 'Fate card')} and keeps 1; its destiny icon decides the quest (should the Fate deck "
+               "run out, the discards are shuffled into a new one to finish the draw).", "rw.attribute-tests",
+               "rw.resolving-fate-cards", "rw.resolving-fate-cards.3", "rw.hero-card-breakdown")
     if not pos.drawn:
         return None
     if len(pos.drawn) != value:
@@ -315,7 +316,7 @@ def _test(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str | None:
     return pos.chosen or results[0]
 
 
-@rule("rw.duel-quests", "rw.duels.3a")
+@rule("rw.duel-quests", "rw.duels.3a", "rw.hero-card-breakdown")
 def _duel(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str | None:
     """A duel quest: the neutral unit, run by the player on the left, reads its base shape's section and uses its
     special ability on a special icon; defeating it completes the quest; it goes back afterwards."""
@@ -326,7 +327,7 @@ def _duel(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str | None:
     trace.step(f"Duel quest: {left_of(pos.player)} runs the {q.foe.name}, which never stands on the board. Each round "
                f"both draw 1 Fate card; the unit reads its {q.foe.unit_class} section, and a special icon there "
                "triggers its special ability (it cannot deal 1 damage instead, as a hero can). Up to 4 rounds.",
-               "rw.duel-quests", "rw.duels.3a")
+               "rw.duel-quests", "rw.duels.3a", "rw.hero-card-breakdown")
     if pos.duel_result is None:
         return None
     trace.step(f"Whatever the result, the {q.foe.name} goes back to the unused neutral units.", "rw.duel-quests")
@@ -334,6 +335,7 @@ def _duel(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str | None:
 
 
 @rule("rw.attempting-and-completing-quests.complete", "rw.reward-cards", "rw.reward-card-secrecy",
+      "rw.component.reward-cards", "rw.component.quest-cards",
       "rw.frequently-overlooked-rules.2", "rw.quest-cards.hand-limit", "rw.frequently-overlooked-rules.3")
 def _complete(pos: QuestPosition, result: str, out: QuestOutcome, trace: Trace) -> None:
     """Where the cards go: a reward puts a Reward card facedown under the Hero card and the Quest card is replaced;
@@ -345,7 +347,8 @@ def _complete(pos: QuestPosition, result: str, out: QuestOutcome, trace: Trace) 
         trace.step(f"Completed: {name} gets the top Reward card, which his player looks at and slides facedown under "
                    "the Hero card (secret until used). The Quest card is discarded and a new one drawn, so his hand "
                    f"stays at {plural(out.quest_cards_after, 'card')}.", "rw.attempting-and-completing-quests.complete",
-                   "rw.reward-cards", "rw.reward-card-secrecy", "rw.frequently-overlooked-rules.2")
+                   "rw.reward-cards", "rw.reward-card-secrecy", "rw.frequently-overlooked-rules.2",
+                   "rw.component.reward-cards", "rw.component.quest-cards")
     elif result == "discard":
         out.quest_card, out.quest_cards_after = "discarded", pos.quest_cards - 1
         trace.step("The quest fails and the card tells him to discard it.",
@@ -382,13 +385,15 @@ def _summary(pos: QuestPosition, out: QuestOutcome, trace: Trace) -> str:
 
 @situation(GAME, "quest", QuestPosition, labels=LABELS)
 @summarized(_summary)
-@rule("rw.quest-phase", "rw.quest-phase.quest-card-training", "rw.quest-cards", "rw.duel-quests")
+@rule("rw.quest-phase", "rw.quest-phase.quest-card-training", "rw.quest-cards", "rw.duel-quests", "rw.heroes",
+      "rw.component.hero-cards", "rw.frequently-used-terms.heroes")
 def resolve_quest(pos: QuestPosition, trace: Trace, corpus: Corpus) -> QuestOutcome:
     """A hero's Quest Phase: his one action, then (after moving) the quest he attempts and where its cards go."""
     out = QuestOutcome(quest_cards_after=pos.quest_cards)
     trace.step(f"Quest Phase: {faction_name(pos.player)}'s hero {figure_name(pos.hero.name)} takes one action: move, "
-               "heal or train (a Quest card that trains an attribute adds only 1).", "rw.quest-phase",
-               "rw.quest-phase.quest-card-training")
+               "heal or train (a Quest card that trains an attribute adds only 1). His player controls him by holding "
+               "his Hero card; heroes are not units.", "rw.quest-phase", "rw.quest-phase.quest-card-training",
+               "rw.heroes", "rw.component.hero-cards", "rw.frequently-used-terms.heroes")
     moved = _move(pos, out, trace, corpus) if pos.action == "move" else False
     if pos.action != "move":
         _heal_or_train(pos, out, trace, corpus)
