@@ -62,8 +62,8 @@ class StrongholdArea(Model):
     model_config = ConfigDict(title="Stronghold")
 
     area: Name = Field(title="Area", description="The area of the stronghold, e.g. 1B.")
-    development: DevelopmentKind | None = maybe("The development token there (none: leave empty).",
-                                                title="Development")
+    development: DevelopmentKind | None = Field(None, title="Development",
+                                                description="The development token there (none: no development).")
     produces: list[Resource] = Field([], max_length=3, title="Resources the area shows",
                                      description="The resources printed in the area (a resources development raises "
                                                  "one of them).")
@@ -112,7 +112,8 @@ class HarvestPosition(OpenPosition):
                f"The areas he controls show {p.food} food, {p.wood} wood and {p.ore} ore."]
         for s in self.strongholds:
             dev = f"a {KIND_WORDS[s.development]} development" if s.development else "no development"
-            out.append(f"Stronghold in {s.area}: {dev}; the area shows {names(list(s.produces)) or 'nothing'}"
+            shows = names(list(s.produces)) if s.produces else "nothing"
+            out.append(f"Stronghold in {s.area}: {dev}; the area shows {shows}"
                        + (f"; he raises {s.raise_}" if s.raise_ else "") + ".")
         if self.lost:
             out.append(f"Developments left without their stronghold: {names(list(self.lost))}.")
