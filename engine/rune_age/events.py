@@ -11,7 +11,7 @@ from typing import Literal
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome
-from engine.rune_age.siege import SCENARIO_NAMES, NamedScenario
+from engine.rune_age.scenarios import SCENARIO_NAMES, NamedScenario
 from engine.rune_age.words import listing, plural
 
 
