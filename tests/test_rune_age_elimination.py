@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import resolve
@@ -12,6 +12,7 @@ SCENARIOS = st.sampled_from(sorted(SCENARIO_NAMES))
 NAMES = ["Daqan", "Elves", "Uthuk", "Waiqar"]
 
 
+@settings(deadline=None, max_examples=60)
 @given(damage=st.integers(0, 99), scenario=SCENARIOS, others=st.integers(0, 3))
 def test_out_at_twenty_and_cards_follow(damage: int, scenario: str, others: int) -> None:
     """A Home Realm with 20 damage or more puts its player out; under 20 he keeps everything."""
