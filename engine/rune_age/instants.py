@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import model_validator
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
@@ -35,6 +35,8 @@ Name = Annotated[str, Field(max_length=80, min_length=1)]
 
 class Defender(Model):
     """A player the Instant attacks, in turn order from the first player, and the army he fights it with."""
+
+    model_config = ConfigDict(title="Player")
 
     player: str = Field(max_length=80, min_length=1, title="Player")
     home_realm_damage: int = Field(0, ge=0, le=MAX_STRENGTH, title="Damage already on his Home Realm")
@@ -199,6 +201,8 @@ COMPARES = {"fewest": "Those who destroyed the fewest gold cards",
 
 class Barbarian(Model):
     """A player facing Barbarian Invasion, in turn order from the first player, and the gold he destroys."""
+
+    model_config = ConfigDict(title="Player")
 
     player: str = Field(max_length=80, min_length=1, title="Player")
     gold_in_hand: list[Annotated[int, Field(ge=1, le=3)]] = Field([], max_length=10, title="Gold cards in his hand",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import model_validator
+from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
@@ -34,6 +34,8 @@ class City(Model):
 
 class MonumentPlayer(Model):
     """A player, in turn order from the first player, his cities and his Thieves' Guild choice."""
+
+    model_config = ConfigDict(title="Player")
 
     player: str = Field(max_length=80, min_length=1, title="Player")
     cities: list[City] = Field([], max_length=12, title="Cities he controls")
