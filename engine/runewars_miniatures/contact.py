@@ -309,15 +309,7 @@ def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace
                     flanking.append((b.id, a.id))
             contacts.append(ContactRecord(units=[a.id, b.id], points=[pt(p) for p in dict.fromkeys(pc.points)],
                                           edges={a.id: kinds[a.id], b.id: kinds[b.id]}))
-    for unit, piece, touch, points in terrain_contacts(table):
-        enemy = table.unit(piece.occupant or "")
-        engaged.append((unit.id, enemy.id))
-        edges.setdefault(unit.id, {})[enemy.id] = touch
-        edges.setdefault(enemy.id, {})[unit.id] = ["front"]
-        if touch is None:
-            corner_only.append((unit.id, enemy.id))
-        contacts.append(ContactRecord(units=list(table.pair(unit.id, enemy.id)), points=[pt(p) for p in points],
-                                      edges={unit.id: touch, enemy.id: ["front"]}))
+    _add_terrain_contacts(table, engaged, edges, corner_only, contacts)
     in_pairs = {x for p in engaged for x in p}
     return ContactResult(
         engaged=table.sorted_pairs(engaged), allied_touching=table.sorted_pairs(allied),
@@ -348,7 +340,7 @@ def terrain_contacts(table: Table) -> list[tuple[Unit, Terrain, list[str] | None
             points: list[Vec] = []
             for e in unit.edges:
                 common = LineString([e.a, e.b]).intersection(near)
-                if common.length > EPS:
+                if common.length > 8 * EPS:  # along the edge, not across it
                     kinds.append(e.kind)
                     coords = list(shapely.get_coordinates(common))
                     points += [(float(coords[0][0]), float(coords[0][1])), (float(coords[-1][0]), float(coords[-1][1]))]
@@ -358,6 +350,21 @@ def terrain_contacts(table: Table) -> list[tuple[Unit, Terrain, list[str] | None
             ordered = [k for k in EDGE_KINDS if k in kinds]
             out.append((unit, piece, ordered or None, list(dict.fromkeys(points))))
     return out
+
+
+def _add_terrain_contacts(table: Table, engaged: list[tuple[str, str]], edges: dict[str, dict[str, list[str] | None]],
+                          corner_only: list[tuple[str, str]], contacts: list[ContactRecord]) -> None:
+    """Add the engagements through enemy-occupied terrain (81.8): the occupant's contacted edge is its front."""
+    for unit, piece, touch, points in terrain_contacts(table):
+        enemy = table.unit(piece.occupant or "")
+        engaged.append((unit.id, enemy.id))
+        edges.setdefault(unit.id, {})[enemy.id] = touch
+        edges.setdefault(enemy.id, {})[unit.id] = ["front"]
+        if touch is None:
+            corner_only.append((unit.id, enemy.id))
+        rounded = list(dict.fromkeys(tuple(pt(p)) for p in points))
+        contacts.append(ContactRecord(units=list(table.pair(unit.id, enemy.id)), points=[list(p) for p in rounded],
+                                      edges={unit.id: touch, enemy.id: ["front"]}))
 
 
 def _edges_text(kinds: list[str] | None) -> str:
@@ -403,7 +410,7 @@ def _terrain_pair_steps(table: Table, res: ContactResult, unit: Unit, piece: Ter
                f"{possessive(enemy.label)} front edge, so they are engaged and {possessive(enemy.label)} contacted "
                "edge is its front edge.", "rwm.81.8", "rwm.34", "rwm.34.3")
     others = [p for p in res.engaged if enemy.id in p]
-    if len(others) > 1:
+    if len(others) > 1 and unit.id in others[0]:
         trace.step(f"{enemy.label} occupies terrain, so any number of enemy units may be engaged with it at once "
                    f"({len(others)} are).", "rwm.81.8.b1")
     trace.step(f"The edge {unit.label} touches is {possessive(enemy.label)} front edge: {unit.label} is not "

@@ -381,15 +381,20 @@ def _line(table: Table, unit: Unit, target: Unit, seen: Sight, trace: Trace) -> 
         a, b = seen.witness
         also = (f" ({names} block{'s' if len(seen.blockers) == 1 else ''} some other lines)" if seen.blockers
                 else "")
+        clear = ("is not blocked, since nothing blocks from Elevated terrain" if seen.elevated
+                 else "crosses no other unit and no terrain that blocks")
         trace.step(f"A line from {start} at ({a[0]:.3f}, {a[1]:.3f}) to {end} at "
-                   f"({b[0]:.3f}, {b[1]:.3f}){inside} crosses no other unit and no terrain that "
-                   f"blocks: {unit.label} has line of sight{also}.", "rwm.46.1", "rwm.46.1.b3", *terrain_cites)
+                   f"({b[0]:.3f}, {b[1]:.3f}){inside} {clear}: {unit.label} has line of sight{also}.", "rwm.46.1",
+                   "rwm.46.1.b3", *terrain_cites)
     elif seen.in_arc:
         part = end if seen.from_terrain is not None else f"the part of {end} inside the arc"
         trace.step(f"Every line from {start} to {part} crosses {names}: no line of sight.", "rwm.46.1", "rwm.46.1.b2",
                    *terrain_cites)
     if seen.elevated:
         return names
+    if seen.to_terrain is not None and not seen.to_terrain.blocks_los:
+        trace.step(f"{seen.to_terrain.label} is Exposed, but this line of sight is traced to it, so it counts as "
+                   "a place to see, not as something to see through.", "rwm.81.9.b5")
     exposed = [t for t in table.terrain if not t.blocks_los and t is not seen.to_terrain]
     if exposed:
         trace.step(f"{', '.join(t.label for t in exposed)} is Exposed terrain and does not block this line of sight.",
@@ -444,7 +449,9 @@ def resolve_line_of_sight(pos: SightPosition, trace: Trace, corpus: Corpus) -> S
     names = _line(table, unit, target, seen, trace)
     verdict = ("has line of sight to" if seen.line_of_sight else "has no line of sight to")
     why = ("" if seen.line_of_sight else (" (outside the firing arc)" if not seen.in_arc else f" (blocked by {names})"))
-    trace.summarize(f"{unit.label} {verdict} {target.label}{why}; arc lines at {arc:g}°.")
+    how = (f"its firing arc is ignored in {seen.from_terrain.label}" if seen.from_terrain is not None
+           else f"arc lines at {arc:g}°")
+    trace.summarize(f"{unit.label} {verdict} {target.label}{why}; {how}.")
     return SightOutcome(in_arc=seen.in_arc, line_of_sight=seen.line_of_sight,
                         witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
                         blockers=list(seen.blockers), arc_degrees=arc, drawing=sight_drawing(table, unit, seen))

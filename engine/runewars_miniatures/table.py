@@ -524,13 +524,22 @@ def table_reading(sizes: TableSizes | None, units: Sequence[TableUnit], terrain:
         return [f"{unit_name(u, i)} ({u.player})." for i, u in enumerate(units)]
     out = [f"{u.label} ({u.player}): {formation_words(u.rank_sizes)}, {facing_words(u.facing)}"
            f"{_distance_words(table, u)}." for u in table.units]
-    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'})"
-              for t in table.terrain]
+    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'}"
+              f"{_terrain_words(table, t)})" for t in table.terrain]
     out.append(f"Terrain: {'; '.join(pieces)}." if pieces else "No terrain.")
     size = describe_sizes(table, band=band, arc=arc)
     if size:
         out.append(f"Sizes used: {size}.")
     return out
+
+
+def _terrain_words(table: Table, t: Terrain) -> str:
+    """Return what a terrain card adds to the reading: capacity, keywords and the unit occupying it."""
+    words = [f"capacity {t.capacity}"] if t.capacity is not None else []
+    words += [f"{k.capitalize()}{'' if v is None else f' {v}'}" for k, v in t.keywords]
+    if t.occupant is not None:
+        words.append(f"occupied by {table.label(t.occupant)}")
+    return "".join(f", {w}" for w in words)
 
 
 def _finite(value: float, path: str) -> float:

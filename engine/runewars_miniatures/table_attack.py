@@ -130,7 +130,7 @@ def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tu
     return derived, proof
 
 
-@rule("rwm.34", "rwm.34.5", "rwm.34.3.b1", "rwm.77.2", "rwm.34.3")
+@rule("rwm.34", "rwm.34.5", "rwm.34.3.b1", "rwm.77.2", "rwm.34.3", "rwm.81.8")
 def _melee(table: Table, attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPosition,
            att: dict[str, Any], trace: Trace) -> MeleeProof:
     """Engagement and the attacker's contacted edge(s), with the trays that touch (for threat)."""
@@ -151,6 +151,10 @@ def _melee(table: Table, attacker: Unit, defender: Unit, contact: ContactResult,
     else:
         trace.step(f"From the table: {attacker.label} and {defender.label} touch, so they are engaged; "
                    f"{possessive(attacker.label)} contacted edge: {', '.join(edges)}.", "rwm.34", "rwm.34.3")
+    piece = occupied(table, defender)
+    if piece is not None:
+        trace.step(f"From the table: {defender.label} occupies {piece.label}, and {attacker.label} touches it: that "
+                   f"counts as touching {possessive(defender.label)} front edge.", "rwm.81.8")
     chosen = pos.attacker.contacted_edge
     att["contacted_edges"] = None
     if len(edges) == 1:
@@ -165,7 +169,8 @@ def _melee(table: Table, attacker: Unit, defender: Unit, contact: ContactResult,
                       contact_points=points)
 
 
-@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.65.3")
+@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.65.3",
+      "rwm.64.3")
 def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[list[str]], pos: AttackPosition,
             att: dict[str, Any], dfd: dict[str, Any], trace: Trace, corpus: Corpus) -> RangedProof:
     """Engagement, firing arc and line of sight, range, and the attacker's allies engaged with the target."""
@@ -176,11 +181,15 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
     seen = sight(table, attacker, defender, float(table.arc_degrees or 0))
     att["in_firing_arc"], att["line_of_sight"] = seen.in_arc, seen.line_of_sight
     blockers = ", ".join(table.label(b) for b in seen.blockers)
-    trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
-               f"{'inside' if seen.in_arc else 'outside'} {possessive(attacker.label)} firing arc, and "
-               + ("a clear line joins them" if seen.line_of_sight else
-                  (f"every line is blocked by {blockers}" if seen.in_arc else "no line can be traced")) + ".",
-               "rwm.39.1", "rwm.46.1", "rwm.39.3")
+    line = ("a clear line joins them" if seen.line_of_sight else
+            (f"every line is blocked by {blockers}" if seen.in_arc else "no line can be traced"))
+    if seen.from_terrain is not None:
+        trace.step(f"From the table: {attacker.label} shoots from {seen.from_terrain.label} in any direction, and "
+                   f"{line}.", "rwm.46.1")
+    else:
+        trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
+                   f"{'inside' if seen.in_arc else 'outside'} {possessive(attacker.label)} firing arc, and {line}.",
+                   "rwm.39.1", "rwm.46.1", "rwm.39.3")
     bands = int(corpus.fact("rwm.64.1", "range_bands"))
     if seen.from_terrain is not None or seen.to_terrain is not None:
         m = _terrain_range(table, attacker, defender, seen, trace, corpus)
