@@ -175,6 +175,7 @@ def check_unit(unit: Unit, areas: Sequence[Area], play: Polygon | None, trace: T
                   "inside that area")
         trace.step(f"{reason}: deployed legally.", "rwm.26.2.b2")
         return UnitDeployment(unit=unit.id, legal=True, area=edge.id, reason=reason)
+    cites: list[str]
     other = [a for a in areas if a.player != unit.player and a.shape.intersects(unit.shape)]
     if big:
         reason = (f"{unit.label} is too big for {big[0].label}, so its back edge must touch the 6-foot edge of the "
@@ -182,7 +183,7 @@ def check_unit(unit: Unit, areas: Sequence[Area], play: Polygon | None, trace: T
         cites = ["rwm.26.2.b2"]
     elif other:
         reason = f"{unit.label} stands in {other[0].label}; a unit deploys only in its own player's areas"
-        cites = ["rwm.26.2"]
+        cites = []
     else:
         reason = f"part of {unit.label} lies outside every deployment area of {unit.player}"
         cites = ["rwm.26.2.b1"]
@@ -275,7 +276,7 @@ def resolve_deployment(pos: DeploymentPosition, trace: Trace, corpus: Corpus) ->
     elif bad or order_ok is False or not all(t.legal for t in terrain):
         summary = "Every unit stands in its own deployment area, but the setup breaks a rule (see the steps)."
     else:
-        summary = "Every unit stands in its own deployment area: the deployment is legal."
+        summary = "Every unit is deployed legally in its own deployment area."
     trace.summarize(summary)
     return DeploymentOutcome(units=results, terrain=terrain, order_legal=order_ok, overlaps=bad,
                              drawing=_drawing(table, areas, results))
