@@ -7,10 +7,15 @@ line of sight the two closest points are measured (``rwm.64.3``, ``rwm.64.3.b2``
 trays counting (``rwm.87.3``) and one edge of the ruler (``rwm.64.4.b1``). The words *at*, *within* and
 *beyond* follow ``rwm.64.6`` and its bullets.
 
-The farthest part of the target is found at the vertices of its outline (exact when the measuring unit's
-trays form a convex block, as every full formation does); when the measuring unit has a partial rank the
-outline is also sampled every 1/16 of a tray, which is exact to well under the contract's 3 decimals for
-any table the examples use.
+A unit that occupies terrain is measured from or to any point of the terrain's edge (``rwm.81.6``,
+``rwm.81.7``); the target may instead be an edge of the play area or of a deployment area, any point of which
+may be used (``rwm.64.5``), so the closest one is. For a ranged attack, :func:`sight_range` measures between
+the places a line of sight may join (``rwm.64.3.b1``).
+
+The farthest part of the target is found at the vertices of its outline (exact when the measuring shape is
+convex, as every full formation is); when it is not (a partial rank, an odd terrain piece) the outline is
+also sampled every 1/16 of a tray width, which is exact to well under the contract's 3 decimals for any
+table the examples use.
 """
 
 from __future__ import annotations
