@@ -553,13 +553,22 @@ def table_reading(sizes: TableSizes | None, units: Sequence[TableUnit], terrain:
         return [f"{unit_name(u, i)} ({u.player})." for i, u in enumerate(units)]
     out = [f"{u.label} ({u.player}): {formation_words(u.rank_sizes)}, {facing_words(u.facing)}"
            f"{_distance_words(table, u)}." for u in table.units]
-    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'})"
-              for t in table.terrain]
+    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'}"
+              f"{_terrain_words(table, t)})" for t in table.terrain]
     out.append(f"Terrain: {'; '.join(pieces)}." if pieces else "No terrain.")
     size = describe_sizes(table, band=band, arc=arc)
     if size:
         out.append(f"Sizes used: {size}.")
     return out
+
+
+def _terrain_words(table: Table, t: Terrain) -> str:
+    """Return what a terrain card adds to the reading: capacity, keywords and the unit occupying it."""
+    words = [f"capacity {t.capacity}"] if t.capacity is not None else []
+    words += [f"{k.capitalize()}{'' if v is None else f' {v}'}" for k, v in t.keywords]
+    if t.occupant is not None:
+        words.append(f"occupied by {table.label(t.occupant)}")
+    return "".join(f", {w}" for w in words)
 
 
 def _finite(value: float, path: str) -> float:
@@ -755,7 +764,31 @@ def read_table(sizes: TableSizes | None, units: Sequence[TableUnit] | None, terr
         if piece.occupant is not None and not any(u.id == piece.occupant for u in read_units):
             raise UnreadableInputError(f"{piece.occupant!r} names no unit of the position",
                                        path=f"terrain[{i}].occupant")
+    _check_occupants(read_units, pieces)
     return Table(band, arc, tuple(read_units), tuple(pieces))
+
+
+def _check_occupants(units: Sequence[Unit], pieces: Sequence[Terrain]) -> None:
+    """Refuse an occupant the table cannot hold (81.1, 81.2): terrain that cannot be entered, a unit with more
+    trays than the capacity, a unit that occupies two pieces, or one whose trays are not on its terrain."""
+    seen: dict[str, str] = {}
+    for t in pieces:
+        if t.occupant is None:
+            continue
+        path = f"terrain[{t.index}].occupant"
+        unit = next(u for u in units if u.id == t.occupant)
+        if not t.can_be_entered:
+            raise UnreadableInputError(f"{t.label} has no capacity, so no unit can occupy it", path=path)
+        if len(unit.cells) > (t.capacity or 0):
+            raise UnreadableInputError(f"{unit.label} has {len(unit.cells)} trays, more than the capacity of "
+                                       f"{t.label} ({t.capacity})", path=path)
+        if unit.id in seen:
+            raise UnreadableInputError(f"{unit.label} already occupies {seen[unit.id]}; a unit occupies one "
+                                       "terrain piece", path=path)
+        seen[unit.id] = t.label
+        if not is_overlapping(unit.shape, t.shape):
+            raise UnreadableInputError(f"{unit.label} occupies {t.label}, so it stands on it: place its trays "
+                                       "over the terrain", path=path)
 
 
 def unit_ref(table: Table, uid: str, path: str) -> Unit:
@@ -797,10 +830,16 @@ def is_touching(a: Polygon, b: Polygon) -> bool:
 
 
 def overlaps(table: Table) -> list[tuple[str, str]]:
-    """Return every overlapping pair: unit with unit, then unit with terrain (position order)."""
+    """Return every overlapping pair: unit with unit, then unit with terrain (position order); a unit that
+    occupies terrain is on its piece, which stands for it (81.2)."""
     out: list[tuple[str, str]] = []
+    occupants = {t.occupant for t in table.terrain if t.occupant is not None}
     for i, a in enumerate(table.units):
+        if a.id in occupants:  # it stands on its terrain piece, which takes its place on the table (81.2)
+            continue
         for b in table.units[i + 1:]:
+            if b.id in occupants:
+                continue
             if boxes_near(a.box, b.box, 0.0) and is_overlapping(a.shape, b.shape):
                 out.append((a.id, b.id))
         for t in table.terrain:
