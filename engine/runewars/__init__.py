@@ -4,6 +4,7 @@ recruiting, combat rounds, retreats, diplomacy, duels, bids and the end of the g
 from __future__ import annotations
 
 from engine.runewars import (
+    allies,
     battle,
     combat_round,
     damage,
@@ -21,6 +22,7 @@ from engine.runewars import (
 )
 
 SITUATIONS = (
+    allies.resolve_allied_units,
     battle.resolve_battle,
     combat_round.resolve_combat_round,
     damage.resolve_assign_damage,
