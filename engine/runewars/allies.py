@@ -93,9 +93,10 @@ class AlliesPosition(OpenPosition):
                                     description="After a lost battle: the adjacent areas open to a retreat.")
     retreat_to: Name | None = maybe("After a lost battle: the area the player sends his allies to (absent: the "
                                     "ruling asks).", title="Allies retreat to")
-    card_controller: Faction | None = maybe("For a card: the faction controlling the area the card puts the "
-                                            "neutral units in (absent: an empty area, or one holding only neutral "
-                                            "units).", title="That area is controlled by")
+    card_controller: Faction | None = Field(None, title="That area is controlled by",
+                                            description="For a card: the faction controlling the area the card puts "
+                                                        "the neutral units in (none: an empty area, or one holding "
+                                                        "only neutral units).")
 
     @model_validator(mode="after")
     def _readable(self) -> Self:

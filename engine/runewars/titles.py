@@ -39,8 +39,8 @@ class AcquirePowerPosition(OpenPosition):
                                         "situation).")
     title: Name | None = maybe("The Title card he wants to take with the Supremacy Bonus (absent: none).",
                                title="Title card wanted")
-    holder: Faction | None = maybe("Who holds that Title card now (absent: it lies in the common play area).",
-                                   title="Its holder")
+    holder: Faction | None = Field(None, title="Its holder", description="Who holds that Title card now (none: "
+                                   "it lies in the common play area).")
     on_title: int = Field(0, ge=0, le=200, title="Influence on that Title card",
                           description="Influence tokens lying on the Title card now.")
     spend: int | None = maybe("Influence he spends on the Title card (0: he does not use the bonus; absent: the "
