@@ -40,6 +40,7 @@ from engine.runewars_miniatures.table import (
     r3,
     read_table,
     table_reading,
+    table_role,
     unit_name,
     unit_ref,
 )
@@ -50,8 +51,8 @@ class RangePosition(TablePosition):
 
     game: Game
     situation: Literal["range"]
-    unit: Id
-    target: Id
+    unit: Id = table_role("acting", "Measuring unit", "the unit the ruler's range 1 end is placed against")
+    target: Id = table_role("target", "Target", "the unit the range is measured to")
 
 
     def reading(self) -> list[str]:

@@ -47,6 +47,7 @@ from engine.runewars_miniatures.table import (
     pt,
     read_table,
     table_reading,
+    table_role,
     unit_name,
     unit_ref,
 )
@@ -59,8 +60,8 @@ class SightPosition(TablePosition):
 
     game: Game
     situation: Literal["line_of_sight"]
-    unit: Id
-    target: Id
+    unit: Id = table_role("acting", "Unit tracing line of sight", "the unit that looks, from its front edge")
+    target: Id = table_role("target", "Target", "the unit it looks at")
 
 
     def reading(self) -> list[str]:
