@@ -359,7 +359,7 @@ function swatch(role, kind) {
   if (kind === "line") g.append(s("polyline", {class: `shape shape-line role-${role}`, points: "0.1,0.5 1.5,0.5"}));
   else if (kind === "point") g.append(s("circle", {class: `shape shape-point role-${role}`, cx: 0.8, cy: 0.5, r: 0.22}));
   else g.append(s("polygon", {class: `shape shape-outline role-${role}`, points: "0.15,0.15 1.45,0.15 1.45,0.85 0.15,0.85"}));
-  return s("svg", {class: "legend-swatch", viewBox: "0 0 1.6 1", width: 32, height: 20, "aria-hidden": "true"}, g);
+  return s("svg", {class: "legend-swatch", viewBox: "0 0 1.6 1", width: 40, height: 24, "aria-hidden": "true"}, g);
 }
 
 function tableBoard(pos, ctx, onChange, onSelect) {
@@ -370,7 +370,7 @@ function tableBoard(pos, ctx, onChange, onSelect) {
   const tools = h("div", {class: "table-tools", role: "toolbar", "aria-label": "Terrain tools", id: "table-tools"});
   const legend = h("ul", {class: "table-legend", id: "table-legend", "aria-label": "What the shapes on the table show", hidden: true});
   const arrowId = uid("arrow");
-  const defs = () => s("defs", {}, s("marker", {id: arrowId, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5,
+  const defs = () => s("defs", {}, s("marker", {id: arrowId, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 3, markerHeight: 3,
                                                  orient: "auto-start-reverse", markerUnits: "strokeWidth"},
     s("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head"})));
 
@@ -515,9 +515,10 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     const u = (pos.units || []).find((x) => x.id === t.occupant);
     if (!u || !Array.isArray(t.polygon) || !t.polygon.length) return null;
     const at = centreOf(t.polygon);
-    const words = `${unitLabel(pos, u)} holds it`;
+    const name = unitLabel(pos, u);
+    const words = name.length > 16 ? `${name.slice(0, 15)}…` : name;
     return s("text", {class: "terrain-occupant", x: round(at[0]), y: round(-at[1]), fill: COLORS[playerIndex(pos, u.player) % 4],
-                      "data-occupant-of": t.id, text: words});
+                      "data-occupant-of": t.id, text: words}, s("title", {text: `Occupied by ${name}`}));
   }
 
   /** Return the shapes the ruling of this position derived (`outcome.drawing`): the live one, else the one
