@@ -510,11 +510,12 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     return el;
   }
 
-  /** Return the caption of occupied terrain: the occupant's name in its army's colour, inside the piece. */
+  /** Return the caption of occupied terrain: the occupant's name in its army's colour, on the piece's top. */
   function occupantMark(t) {
     const u = (pos.units || []).find((x) => x.id === t.occupant);
     if (!u || !Array.isArray(t.polygon) || !t.polygon.length) return null;
-    const at = centreOf(t.polygon);
+    // written just above the piece's top corner line, clear of lines crossing the piece
+    const at = [centreOf(t.polygon)[0], Math.max(...t.polygon.map((p) => p[1])) + 0.12];
     const name = unitLabel(pos, u);
     const words = name.length > 16 ? `${name.slice(0, 15)}…` : name;
     return s("text", {class: "terrain-occupant", x: round(at[0]), y: round(-at[1]), fill: COLORS[playerIndex(pos, u.player) % 4],
