@@ -15,19 +15,18 @@ trays keep standing as 22.2 allows) and ``attacker.morale_card`` (the card resol
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from engine.core import Decision, Label, Step, Trace, Violation, rule, situation, summarized
+from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runewars_miniatures.attack_position import (
+    BANE_WORDS,
     AlliedTest,
     Attacker,
     AttackOutcome,
     AttackPosition,
     Rerolls,
 )
+from engine.runewars_miniatures.attack_steps import Book
 from engine.runewars_miniatures.common import (
     GAME,
     Formation,
@@ -40,6 +39,7 @@ from engine.runewars_miniatures.common import (
 )
 from engine.runewars_miniatures.damage import (
     Casualties,
+    Placement,
     casualties,
     damage_from_hits,
     effective_defense,
@@ -50,6 +50,7 @@ from engine.runewars_miniatures.damage import (
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
 from engine.runewars_miniatures.table_attack import from_table
 from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
+from engine.runewars_miniatures.trays import wounds_on_trays
 
 PROFILE_RULE = {"melee": "rwm.48.1", "ranged": "rwm.65.1"}
 
@@ -118,56 +119,6 @@ def rank_rerolls(formation: Formation, precise: int, flanked_by_defender: bool,
 
 
 # ----------------------------------------------------------------------------------- resolution
-
-Cite = str | Callable[..., Any]
-
-
-class Book:
-    """The ruling's steps numbered as the book's: the sentences of each printed step of an attack (10.1-10.11)
-    gathered into one ruling step, so that the ruling's step 4 is the book's step 4, Reroll for extra ranks."""
-
-    def __init__(self, trace: Trace) -> None:
-        self.trace = trace
-        self.parts: list[str] = []
-        self.cites: list[Cite] = []
-
-    @property
-    def decisions(self) -> list[Decision]:
-        """Return the choices left open so far."""
-        return self.trace.decisions
-
-    @property
-    def violations(self) -> list[Violation]:
-        """Return the broken rules so far."""
-        return self.trace.violations
-
-    def begin(self) -> None:
-        """Close the printed step gathered so far (one ruling step) and start the next."""
-        if self.parts:
-            self.trace.step(" ".join(self.parts), *self.cites)
-        self.parts, self.cites = [], []
-
-    def step(self, text: str, *cites: Cite) -> None:
-        """Add a sentence, and the paragraphs it rests on, to the current printed step."""
-        self.parts.append(text if text.endswith((".", ")", ":")) else text + ".")
-        self.cites.extend(cites)
-
-    def absorb(self, steps: list[Step]) -> None:
-        """Add steps already written (what the table showed) to the current printed step."""
-        for s in steps:
-            self.parts.append(s.text if s.text.endswith(".") else s.text + ".")
-            self.cites.extend(s.cites)
-
-    def decide(self, who: str, choose: str, *cites: Cite, options: tuple[Any, ...] = (), field: str = "") -> None:
-        """Leave a choice open (it does not add a step)."""
-        self.trace.decide(who, choose, *cites, options=options, field=field)
-
-    def violate(self, message: str, *cites: Cite) -> None:
-        """Record a broken rule, said in the current printed step."""
-        before = len(self.trace.steps)
-        self.trace.violate(message, *cites)
-        self.absorb(self.trace.steps[before:])
-        del self.trace.steps[before:]
 
 @rule("rwm.82.1.b1")
 def _contact(att: Attacker, flanking: bool, trace: Book) -> tuple[Contact | None, list[str]]:
@@ -424,11 +375,12 @@ def _surges(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace
                    "rwm.80.1.b1")
 
 
-@rule("rwm.10.7", "rwm.10.7.b3", "rwm.2.3", "rwm.10.7.b1", "rwm.2.1", "rwm.2.2")
+@rule("rwm.10.7", "rwm.10.7.b3", "rwm.2.3", "rwm.10.7.b1", "rwm.2.1", "rwm.2.2", "rwm.10.7.b4")
 def _accuracy(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Book,
               corpus: Corpus) -> None:
     """Step 7, Assign accuracy: to the defender's figure upgrades, if it has any."""
-    accuracy, upgrades = pos.results.accuracy or 0, pos.defender.figure_upgrades or 0
+    accuracy = pos.results.accuracy or 0
+    upgrades = len(pos.defender.upgrades or []) or pos.defender.figure_upgrades or 0
     d_name = pos.defender.name or "the defender"
     if not accuracy:
         trace.step("Assign accuracy: no accuracy icon was rolled.", "rwm.10.7")
@@ -439,8 +391,10 @@ def _accuracy(pos: AttackPosition, formation: Formation, out: AttackOutcome, tra
         return
     trace.step(f"Assign accuracy: the attacker assigns {plural(accuracy, 'accuracy icon')} to "
                f"{possessive(d_name)} figure "
-               f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
-               f"count below follows the ordinary figures of the backmost rank.", "rwm.10.7", "rwm.10.7.b1")
+               f"upgrades; wounds and damage may then reach those figures outside the backmost rank"
+               + (", and several icons may go to one of them." if pos.defender.upgrades else
+                  ". The count below follows the ordinary figures of the backmost rank."),
+               "rwm.10.7", "rwm.10.7.b1", *(["rwm.10.7.b4"] if pos.defender.upgrades else []))
     assigned = pos.attacker.accuracy_assigned
     if assigned is None:
         trace.decide("attacker", f"which of the {plural(upgrades, 'figure upgrade')} "
@@ -503,7 +457,7 @@ def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, 
 
 @rule("rwm.24.1", "rwm.23", "rwm.23.1", "rwm.22.1", "rwm.22.2", "rwm.22.3")
 def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Book, corpus: Corpus) -> int:
-    """Step 9, Spend hits: hits × threat damage against the defense; return the wounds it causes."""
+    """Step 9, Spend hits: hits × threat damage against the defense; return the defense."""
     dfd = pos.defender
     hits = pos.results.hit or 0
     damage = out.damage = damage_from_hits(hits, threat)
@@ -517,6 +471,12 @@ def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Book, c
                    "rwm.24.1", *(["rwm.23", "rwm.23.1"] if mods[0] else []))
     else:
         trace.step(f"Defense: {defense}{floor}, with no modifier.", "rwm.24.1", effective_defense)
+    return defense
+
+
+@rule("rwm.22.1", "rwm.22.2", "rwm.22.3")
+def _damage_into_wounds(damage: int, defense: int, trace: Book) -> int:
+    """Step 9 counted from ranks: each defense's worth of damage on a figure is a wound; return the wounds."""
     dmg_wounds, ignored = wounds_from_damage(damage, defense)
     trace.step(f"Damage into wounds: the attacker assigns the damage to figures of the backmost rank, one "
                f"figure at a time, each {defense} damage on a figure being 1 wound: {plural(dmg_wounds, 'wound')}"
@@ -576,11 +536,14 @@ def resolve_attack(pos: AttackPosition, trace: Trace, corpus: Corpus) -> AttackO
 
 
 def _wounds(pos: AttackPosition, threat: int, ms_wounds: int, out: AttackOutcome, trace: Book,
-            corpus: Corpus) -> Casualties:
+            corpus: Corpus) -> Casualties | Placement:
     """Step 9 (damage and wounds) and step 10, Reconfigure: return what the defender lost."""
     dfd = pos.defender
     d_form = Formation.of(dfd.ranks) if dfd.ranks else None
-    dmg_wounds = _damage(pos, threat, out, trace, corpus)
+    defense = _damage(pos, threat, out, trace, corpus)
+    if dfd.trays is not None:
+        return wounds_on_trays(pos, ms_wounds, out.damage or 0, defense, out, trace, corpus)
+    dmg_wounds = _damage_into_wounds(out.damage or 0, defense, trace)
     threshold = dfd.wound_threshold or 1
     assignment = pos.attacker.wound_assignment
     count = spread_casualties if assignment == "spread" else casualties
@@ -639,8 +602,35 @@ def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Book, 
                      "rwm.54.2", options=("concentrate", "spread"), field="attacker.wound_assignment")
 
 
+@rule("rwm.45.5", "rwm.12")
+def resilient_keeps(banes: list[str], resilient: list[str]) -> tuple[list[str], list[str]]:
+    """Return (banes received, banes not received): a Resilient unit never receives the banes it names."""
+    return [b for b in banes if b not in resilient], [b for b in banes if b in resilient]
+
+
+@rule("rwm.45.5", "rwm.12", "rwm.27.1")
+def _banes(out: AttackOutcome, pos: AttackPosition, trace: Book) -> None:
+    """The bane tokens the attack gives the defender, less those its Resilient keyword names."""
+    given: list[str] = list(pos.attacker.banes_given or [])
+    if not given:
+        return
+    d_name = pos.defender.name or "the defender"
+    if out.destroyed:
+        trace.step(f"{d_name} was destroyed, so it receives no bane token.", "rwm.27.1")
+        out.banes_received = []
+        return
+    got, kept_off = resilient_keeps(list(given), [str(b) for b in pos.defender.resilient or []])
+    out.banes_received = got
+    words = ", ".join(BANE_WORDS[b].lower() for b in got) or "none"
+    trace.step(f"Banes: {d_name} receives {plural(len(got), 'bane token')} ({words})"
+               + (f"; Resilient keeps off the {', '.join(BANE_WORDS[b].lower() for b in kept_off)} token"
+                  f"{'s' if len(kept_off) > 1 else ''}: it never receives that bane" if kept_off else "")
+               + ".", resilient_keeps, "rwm.12")
+
+
 @rule("rwm.10.11", "rwm.27.1", "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
-def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Casualties | None, trace: Book,
+def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Casualties | Placement | None,
+            trace: Book,
             corpus: Corpus) -> AttackOutcome:
     """Step 11, Resolve morale, and the morale tests of allies after shooting into a melee."""
     d_name = pos.defender.name or "the defender"
@@ -668,6 +658,7 @@ def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Cas
     else:
         out.morale_test_severity = severity
         trace.step("Resolve morale: no morale icon and no panic token spent, so no morale test.", attack_severity)
+    _banes(out, pos, trace)
     allies = list(pos.defender.engaged_with_allies or []) if pos.attack_type == "ranged" else []
     if allies:
         sev = shooting_into_melee_severity(corpus)
