@@ -290,7 +290,7 @@ def _panic_tokens(pos: AttackPosition, trace: Book) -> int:
     return spent
 
 
-@rule("rwm.10.3")
+@rule("rwm.10.3", "rwm.51.1", "rwm.51.2.b2")
 def _roll(pos: AttackPosition, out: AttackOutcome, trace: Book, corpus: Corpus) -> bool:
     """Step 3, Roll dice (a flanker adds 1 die); return False when every die was removed (attack canceled)."""
     att = pos.attacker
@@ -311,6 +311,10 @@ def _roll(pos: AttackPosition, out: AttackOutcome, trace: Book, corpus: Corpus) 
     if att.dice is None:
         return True
     rolled = out.dice = dice_to_roll(att.dice, extra, att.dice_removed or 0)
+    if att.dice_removed:
+        trace.step(f"Before rolling, {plural(att.dice_removed, 'die', 'dice')} "
+                   f"{'is' if att.dice_removed == 1 else 'are'} removed (the attacker picks which when the effect "
+                   f"names no colour): {rolled} left to roll.", "rwm.51.1", "rwm.51.2.b2")
     if rolled:
         return True
     trace.step("Game effects removed every die: there is nothing to roll, so the attack is canceled.", dice_to_roll)
@@ -350,7 +354,8 @@ def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trac
     trace.step(text, *cites)  # type: ignore[arg-type]
 
 
-@rule("rwm.10.5", "rwm.10.13", "rwm.10.6", "rwm.80.1", "rwm.80.3", "rwm.80.1.b1")
+@rule("rwm.10.5", "rwm.10.13", "rwm.10.6", "rwm.80.1", "rwm.80.3", "rwm.80.1.b1", "rwm.80.1.b2", "rwm.1.3",
+      "rwm.1.3.b1")
 def _surges(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Book, corpus: Corpus) -> None:
     """Step 5, Modify dice (the final results), and step 6, Spend surges."""
     r, kind = pos.results, pos.attack_type
@@ -364,15 +369,18 @@ def _surges(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace
         trace.step("Spend surges: no surge was rolled.", "rwm.10.6")
         return
     trace.step(f"Spend surges: the attacker spends its {plural(surge, 'surge')} on {kind}-icon surge "
-               f"abilities of its unit and upgrade cards, 1 surge per surge icon.", "rwm.10.6", "rwm.80.1", "rwm.80.3")
+               f"abilities of its unit and upgrade cards, 1 surge per surge icon.", "rwm.10.6", "rwm.80.1", "rwm.80.3",
+               "rwm.1.3", "rwm.1.3.b1")
     paid = pos.attacker.surge_abilities
     if paid is None:
         trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')} "
                      "(name them; an empty list pays for none)", "rwm.10.6", "rwm.80.1.b1", "rwm.10.13",
                      field="attacker.surge_abilities")
     else:
-        trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}.", "rwm.10.6",
-                   "rwm.80.1.b1")
+        again = len(set(paid)) < len(paid)
+        trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}"
+                   + (" (an ability may be paid for more than once, each time with its own surges)." if again else "."),
+                   "rwm.10.6", "rwm.80.1.b1", *(["rwm.80.1.b2"] if again else []))
 
 
 @rule("rwm.10.7", "rwm.10.7.b3", "rwm.2.3", "rwm.10.7.b1", "rwm.2.1", "rwm.2.2", "rwm.10.7.b4")
