@@ -124,8 +124,9 @@ class DefenderTray(Model):
 
     rank: int = Field(ge=1, le=12, title="Rank", description="The tray's rank, counted from the front: 1 is the "
                       "front rank.")
-    column: int = Field(ge=1, le=12, title="Place in its rank", description="The tray's place in its rank, "
-                        "counted from the left as the defender faces: 1 is the leftmost tray.")
+    column: int = Field(ge=1, le=12, title="Place in its rank", description="The file the tray stands in, "
+                        "counted from the left as the defender faces, every rank's trays lined up behind the front "
+                        "rank's: 1 is the leftmost file.")
     figures: int = Field(ge=0, le=12, title="Ordinary figures", description="The unit's ordinary figures in this "
                          "tray now (a figure upgrade slotted here is not counted).")
     wounds: int = Field(0, ge=0, le=19, title="Wounds already on a figure", description="Wound tokens already "
