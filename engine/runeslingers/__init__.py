@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from engine.runeslingers import (
+    abilities,
+    ailment_changes,
+    ailment_levels,
     ailments,
     boons,
     conflict,
     costs,
     damage,
     deck,
+    deck_effects,
     draw,
     end_of_turn,
     keywords,
@@ -17,6 +21,9 @@ from engine.runeslingers import (
 )
 
 SITUATIONS = (
+    abilities.resolve_activate_ability,
+    ailment_changes.resolve_convert_ailments,
+    ailment_levels.resolve_ailment_levels,
     ailments.resolve_ailment_phase,
     ailments.resolve_apply_ailments,
     boons.resolve_boons,
@@ -24,6 +31,7 @@ SITUATIONS = (
     costs.resolve_pay_cost,
     damage.resolve_damage,
     deck.resolve_deck,
+    deck_effects.resolve_deck_effect,
     draw.resolve_draw,
     draw.resolve_discard_from_hand,
     end_of_turn.resolve_end_of_turn,
