@@ -128,8 +128,8 @@ LABELS: dict[str, Label] = {"may_activate": "May activate", "activations": "Acti
 def resolve_activate_ability(pos: ActivateAbilityPosition, trace: Trace, corpus: Corpus) -> ActivateAbilityOutcome:
     """Resolve activating a Runeslinger ability: the moment (own Play Phase) and paying its cost each time."""
     if not is_right_moment(pos.when, corpus):
-        trace.step(f"Abilities are activated only in their controller's own Play Phase, not during "
-                   f"{SAID[pos.when]}.", is_right_moment)
+        trace.violate(f"an ability is activated only in its controller's own Play Phase, not during "
+                      f"{SAID[pos.when]}", is_right_moment)
         return ActivateAbilityOutcome(may_activate=False, activations=0, determination=pos.determination,
                                       light=pos.light, concentrations_used=0)
     determination, light, used = pos.determination, pos.light, 0
@@ -137,7 +137,9 @@ def resolve_activate_ability(pos: ActivateAbilityPosition, trace: Trace, corpus:
         n, determination = _pay_equip(pos, trace)
     else:
         n, light, used = _pay_inherent(pos, trace)
-    if n:
+    if not n:
+        trace.violate("the ability cannot be paid for even once", "rs.equips.abilities")
+    else:
         trace.step("What the ability does lasts until the Discard Phase of this turn, unless it says otherwise.",
                    "rs.phases-of-a-turn.discard")
     return ActivateAbilityOutcome(may_activate=n > 0, activations=n, determination=determination, light=light,

@@ -94,6 +94,7 @@ def can_take(kind: str, exposed: dict[str, int], concealed: dict[str, int], boon
     return used < area_count(corpus)
 
 
+@rule("rs.ailments-advanced-rules.remove")
 def _type_taken(pos: ConvertAilmentsPosition, trace: Trace) -> str | None:
     """The type taken off: the one named, the only one there, or a choice for the effect's controller."""
     if pos.from_type is not None:
@@ -104,6 +105,9 @@ def _type_taken(pos: ConvertAilmentsPosition, trace: Trace) -> str | None:
     if not present:
         trace.step("The Runeslinger has no exposed ailment: nothing is removed.", "rs.ailments-advanced-rules.remove")
         return None
+    trace.step(f"The Runeslinger has {ailment_words(pos.exposed)} exposed and the effect does not say which type "
+               "comes off: the effect's controller chooses before anything is taken off.",
+               "rs.ailments-advanced-rules.remove")
     trace.decide("the effect's controller", "which exposed ailment type is taken off",
                  "rs.ailments-advanced-rules.remove", options=sorted(present), field="from_type")
     return None
@@ -153,11 +157,14 @@ def _summary(pos: ConvertAilmentsPosition, out: ConvertAilmentsOutcome, trace: T
     """One sentence: what came off, what went on, the ailments left, and Burn I."""
     if trace.decisions:
         return "The effect's controller first chooses which ailment type comes off."
-    left = ailment_words(out.exposed) or "no ailment"
+    left = ailment_words(out.exposed) if out.exposed else "no ailment"
+    present = [k for k, n in pos.exposed.items() if n > 0]
+    taken = pos.from_type or (present[0] if len(present) == 1 else "")
     if pos.change == "remove":
-        text = f"{plural(out.removed, 'instance')} {'is' if out.removed == 1 else 'are'} removed, leaving {left}"
+        text = (f"{plural(out.removed, (taken.capitalize() + ' ' if taken else '') + 'instance')} "
+                f"{'is' if out.removed == 1 else 'are'} removed, leaving {left}")
     else:
-        text = (f"{out.removed} {str(pos.from_type or '').capitalize() or 'ailments'} converted: "
+        text = (f"{out.removed} {taken.capitalize() or 'ailments'} converted: "
                 f"{out.applied} {str(pos.to_type).capitalize()} applied, leaving {left}")
         if out.not_applied:
             text += f" ({out.not_applied} found no free ailment area)"

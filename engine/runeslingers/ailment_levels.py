@@ -216,6 +216,8 @@ def _summary(pos: AilmentLevelsPosition, out: AilmentLevelsOutcome, trace: Trace
     on = [f"{NAMES[k]} II" for k in out.active_levels]
     text = (f"{joined(on)} {'is' if len(on) == 1 else 'are'} on" if on else "No level II is on")
     text += f"; maximum health is {out.max_health}"
+    if out.max_hand_size is not None:
+        text += f" and the maximum hand size is {out.max_hand_size}"
     if out.health_lost_to_burn:
         text += f"; Burn I costs {out.health_lost_to_burn} health"
     if out.unknown_level_ii:

@@ -95,6 +95,7 @@ def destination(effect: str) -> str:
 
 
 @rule("rs.power-loss-conditions.empty-deck", "rs.golden-rules.bottomless-deck", "rs.your-field.deck",
+      "rs.your-field.void-pile",
       "rs.game-loss-conditions")
 def _empty(piles: Piles, trace: Trace, corpus: Corpus) -> Piles:
     """The deck holds 0 cards: pause, lose a power, shuffle the discard pile in (or lose), resume."""
