@@ -17,6 +17,7 @@ from engine.runeslingers import (
     end_of_turn,
     keywords,
     ladder,
+    leave_field,
     triggers,
 )
 
@@ -37,6 +38,7 @@ SITUATIONS = (
     end_of_turn.resolve_end_of_turn,
     keywords.resolve_keyword,
     ladder.resolve_ladder,
+    leave_field.resolve_leave_field,
     triggers.resolve_trigger_order,
 )
 """The situations of this game the engine resolves (its registry; see :mod:`engine.situations`)."""
