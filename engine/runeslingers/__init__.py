@@ -18,6 +18,7 @@ from engine.runeslingers import (
     keywords,
     ladder,
     leave_field,
+    seating,
     triggers,
 )
 
@@ -39,6 +40,7 @@ SITUATIONS = (
     keywords.resolve_keyword,
     ladder.resolve_ladder,
     leave_field.resolve_leave_field,
+    seating.resolve_seating,
     triggers.resolve_trigger_order,
 )
 """The situations of this game the engine resolves (its registry; see :mod:`engine.situations`)."""
