@@ -564,7 +564,9 @@ function tableBoard(pos, ctx, onChange, onSelect) {
   function draw() {
     const focused = document.activeElement && svg.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-unit") : null;
-    refreshView();
+    // the view holds still while a unit is dragged (grown under the finger, it would carry the unit away from
+    // the pointer); it takes in the unit where it is dropped
+    if (!state.dragging) refreshView();
     const kids = [defs(), grid(), overlays(), ...(pos.terrain || []).map(terrainShape), ...(pos.units || []).map(unitShape), shapes(),
                   ...(pos.terrain || []).map(occupantMark).filter(Boolean), facts()];
     // the turn knob of the selected unit, just behind its rear edge (the front is usually against something),
@@ -765,8 +767,9 @@ function roleControls(pos, changed, rerender) {
   const out = fields.map(([path, text, role]) => {
     const others = fields.filter(([p]) => p !== path).map(([p]) => getRole(pos, p)).filter(Boolean);
     const enemyOnly = pos.situation === "attack";
-    const allowed = (pos.units || []).filter((u) => !others.includes(u.id)
-      && !(enemyOnly && others.some((o) => playerOf(pos, o) === u.player)));
+    // the unit the field names is always offered, so the select shows what is sent
+    const allowed = (pos.units || []).filter((u) => u.id === getRole(pos, path) || (!others.includes(u.id)
+      && !(enemyOnly && others.some((o) => playerOf(pos, o) === u.player))));
     const opts = [[null, "Choose a unit…"], ...allowed.map((u) => [u.id, `${unitLabel(pos, u)} (${u.player})`])];
     const sel = select(text, opts, () => getRole(pos, path) ?? null, (v) => { setRole(pos, path, v); changed(); rerender(); }, {path});
     sel.dataset.tableRole = role;
@@ -955,13 +958,18 @@ function ruled(situation, ruling) {
   if (shownBoard) shownBoard.draw();
 }
 
-/** Return the example a table tab opens on: the sample table, its roles held by sample units (acting: the
- *  archers, target: the Spearmen) and its other required fields at their first value. */
+/** Return the example a table tab opens on: the sample table, its required roles held by sample units (acting:
+ *  the archers, target: the Spearmen) and its other required fields at their first value. A role the question
+ *  may leave out (a move's charge target, the unit it closes in on) starts unset: set, it would change the
+ *  question (a march naming a charge target is refused). */
 function exampleFor(situation) {
   const schema = SCHEMAS[situation] || {};
+  const required = new Set(schema.required || []);
   const out = copy(EXAMPLE_TABLE);
   const pick = {acting: "archers", target: "spearmen"};
-  for (const [path, , role] of roleFields({situation})) if (pick[role]) setRole(out, path, pick[role]);
+  for (const [path, , role] of roleFields({situation})) {
+    if (pick[role] && required.has(path.split(".")[0])) setRole(out, path, pick[role]);
+  }
   for (const key of schema.required || []) {
     if (!(key in out) && !TABLE_KEYS.has(key)) out[key] = defaultFor(schema.properties[key]);
   }
