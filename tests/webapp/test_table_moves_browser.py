@@ -10,7 +10,8 @@ drags units into place, sets the question with the board's own controls and pres
   that blocks it without the keyword;
 - a shift backward out of an engagement: disengage, 1 panic token.
 
-Every ruling is screenshotted at both widths under build/screenshots/table-moves/.
+Every ruling is screenshotted at both widths under build/screenshots/table-moves/: the whole page, the table
+and the ruling alone.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def _drag(page: Any, unit: str, grab: tuple[float, float], drop: tuple[float, fl
     """Drag *unit* by the mouse from table point *grab* (on one of its trays) to *drop*; return its new front."""
     _centre(page)
     start, end = _screen(page, *grab), _screen(page, *drop)
-    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('[data-unit]')?.dataset.unit", list(start))
+    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('[data-unit]')?.dataset.unit",
+                        list(start))
     assert hit == unit, f"{unit} is not under the finger at {grab}: {hit}"
     page.mouse.move(*start)
     page.mouse.down()
@@ -98,14 +100,21 @@ def _steps(page: Any) -> str:
     return page.locator("#ruling .ruling").inner_text()
 
 
-def _shot(page: Any, name: str, width: int) -> None:
+def _shot(page: Any, name: str, width: int, summary: str) -> None:
     """Screenshot the whole page with its ruling (the ruling checked for overflow on a phone first)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     wide = page.evaluate("""() => [...document.querySelectorAll('#ruling .ruling, #ruling .ruling *, .table-board *')]
         .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1
                      && !e.closest('svg')).map(e => e.tagName + '.' + e.className).slice(0, 5)""")
     assert not wide, f"cut off on the right at {width} px: {wide}"
+    # the board's own facts under the table agree with the ruling before the picture is taken
+    page.locator("#table-status", has_text=summary).wait_for()
+    # a whole-page picture: the action bar (pinned to the top, or to the bottom on a phone) is laid in its place
+    # in the page, not over the ruling wherever the page happened to be scrolled
+    page.evaluate("document.querySelector('.actionbar').style.position = 'static'")
     page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    page.locator(SVG).screenshot(path=str(SHOTS / f"{name}-{width}-table.png"))
+    page.locator("#ruling .ruling").screenshot(path=str(SHOTS / f"{name}-{width}-ruling.png"))
 
 
 def _shapes(page: Any) -> dict[str, list[str]]:
@@ -148,7 +157,7 @@ def test_a_march_collides_and_slides_back(browser: Any, live_server: str, width:
         assert "slide" in drawn
         legend = [t.strip() for t in page.locator("#table-legend li").all_inner_texts()]
         assert {"Movement template", "Where it ends"} <= set(legend), legend
-        _shot(page, "march-slides-back", width)
+        _shot(page, "march-slides-back", width, ruling["summary"])
     finally:
         context.close()
     assert not errors, errors
@@ -174,7 +183,7 @@ def test_a_charge_hits_a_flank(browser: Any, live_server: str, width: int) -> No
         assert "makes a melee attack action against Reanimates" in text
         assert page.locator("#ruling dd[data-key='charge_target']").inner_text() == "Reanimates"
         assert set(_shapes(page)) >= {"template", "start", "end"}
-        _shot(page, "charge-flank", width)
+        _shot(page, "charge-flank", width, ruling["summary"])
     finally:
         context.close()
     assert not errors, errors
@@ -219,7 +228,7 @@ def test_a_unit_enters_elevated_terrain_then_shoots_from_it(browser: Any, live_s
         assert ruling["outcome"]["final"]["front"] == [6.0, 7.0]
         assert page.locator("#ruling dd[data-key='entered']").inner_text() == "Barrow Hill"
         assert "Reanimates on the terrain" in _shapes(page)["end"]
-        _shot(page, "enter-terrain", width)
+        _shot(page, "enter-terrain", width, ruling["summary"])
 
         # the line of sight tab: the same hill drawn around the Reanimates, Elevated, occupied by them (its card);
         # the Reanimate Archers stand between them and the Spearmen
@@ -236,9 +245,10 @@ def test_a_unit_enters_elevated_terrain_then_shoots_from_it(browser: Any, live_s
         sent, ruling = ask(page)
         assert sent["terrain"][1]["occupant"] == "reanimates"
         assert ruling["outcome"]["line_of_sight"] is True and ruling["outcome"]["blockers"] == []
-        assert ruling["summary"] == "Reanimates has line of sight to Spearmen; its firing arc is ignored in Barrow Hill."
+        assert ruling["summary"] == ("Reanimates has line of sight to Spearmen; its firing arc is ignored in "
+                                     "Barrow Hill.")
         assert "Barrow Hill is Elevated: other units and terrain do not block the line of sight" in _steps(page)
-        _shot(page, "elevated-sight", width)
+        _shot(page, "elevated-sight", width, ruling["summary"])
 
         # without Elevated, the Archers in between block it: named, not by their handle
         card.get_by_role("button", name="Remove terrain keyword 1").click()
@@ -269,7 +279,7 @@ def test_a_shift_backward_disengages(browser: Any, live_server: str, width: int)
         assert "disengages from Spearmen" in _steps(page)
         assert page.locator("#ruling dd[data-key='disengaged_from']").inner_text() == "Spearmen"
         assert set(_shapes(page)) >= {"start", "path", "end"}
-        _shot(page, "disengage", width)
+        _shot(page, "disengage", width, ruling["summary"])
     finally:
         context.close()
     assert not errors, errors
