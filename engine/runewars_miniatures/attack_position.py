@@ -223,15 +223,19 @@ class AttackPosition(OpenPosition):
 
     game: Game
     situation: Literal["attack"]
-    attack_type: AttackType
+    attack_type: AttackType = Field(title="Attack", description="a melee attack (in contact) or a ranged attack")
     attacker: Attacker
     defender: Defender
     results: Results
-    panic_tokens_spent: Count | None = maybe()
+    panic_tokens_spent: Count | None = maybe("how many of the defender's panic tokens the attacker spends "
+                                             "(no more than it has); absent: none", title="Panic tokens spent")
     table: TableSizes | None = maybe()
-    units: Units | None = maybe()
-    terrain: Terrains | None = maybe()
-    corner_edges: CornerEdges | None = maybe()
+    units: Units | None = maybe("every unit on the table, placed as its trays, when the attack is measured from the "
+                                "table; absent: the facts are stated", title="Units")
+    terrain: Terrains | None = maybe("every terrain piece on the table, as its outline; absent: none", title="Terrain")
+    corner_edges: CornerEdges | None = maybe(
+        "which edge a unit touches with, where two units meet only at a corner and the ruler leaves it tied: "
+        "{unit: {enemy: edge}}; absent: the ruling asks", title="Edges touching at a corner")
 
 
     def reading(self) -> list[str]:

@@ -131,8 +131,8 @@ def and_list(items: Sequence[str]) -> str:
 
 
 def formation_words(ranks: Sequence[int]) -> str:
-    """Return a formation in words: "1 tray", "3 trays in 1 rank", "2 ranks of 3 trays", "3-3-2 (2 ranks of 3
-    and a back rank of 2)"."""
+    """Return a formation in words: "1 tray", "3 trays in 1 rank", "2 ranks of 3 trays", "a front rank of 3 trays
+    and a back rank of 2" (3-2), "2 ranks of 3 trays and a back rank of 2" (3-3-2)."""
     if not ranks:
         return "no tray"
     front = ranks[0]
@@ -141,8 +141,8 @@ def formation_words(ranks: Sequence[int]) -> str:
         return plural(front, "tray") if front == 1 else f"{plural(front, 'tray')} in 1 rank"
     if len(full) == len(ranks):
         return f"{plural(len(ranks), 'rank')} of {plural(front, 'tray')}"
-    return (f"{plural(len(full), 'rank')} of {plural(front, 'tray')} and a back rank of "
-            f"{plural(ranks[-1], 'tray')}")
+    first = "a front rank" if len(full) == 1 else plural(len(full), "rank")
+    return f"{first} of {plural(front, 'tray')} and a back rank of {ranks[-1]}"
 
 
 def article(word: str) -> str:

@@ -62,7 +62,9 @@ class ContactPosition(TablePosition):
 
     game: Game
     situation: Literal["contact"]
-    corner_edges: CornerEdges | None = maybe()
+    corner_edges: CornerEdges | None = maybe(
+        "which edge a unit touches with, where two units meet only at a corner and the ruler leaves it tied: "
+        "{unit: {enemy: edge}}; absent: the ruling asks", title="Edges touching at a corner")
 
 
     def reading(self) -> list[str]:

@@ -90,14 +90,23 @@ class SquaringPosition(TablePosition):
     game: Game
     situation: Literal["squaring_up"]
     active: Id = table_role("acting", "Moving unit", "the unit that moved (or revealed its dial)")
-    cause: Cause
-    modifier: ModifierIcon | None = nullable()
-    direction: Direction | None = maybe()
-    touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe()
+    cause: Cause = Field(title="What moved it", description="what brought the unit into contact: a march, a shift, "
+                         "closing in, or revealing its dial while engaged")
+    modifier: ModifierIcon | None = nullable("the movement modifier used with the march, if any (a charge takes no "
+                                             "panic token for colliding); absent: none", title="Movement modifier")
+    direction: Direction | None = maybe("which way a shift moved it, as its player sees it from behind the unit; "
+                                        "absent: forward", title="Direction")
+    touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe(
+        "the units it already touched before this move (touching them now is not a collision); absent: none",
+        title="Units touching before the move")
     target: Annotated[Id, Field(json_schema_extra={"x-table-role": "target"})] | None = maybe(
         "the enemy unit it squares up to, when it met several; absent: the ruling asks", title="Enemy it squares up to")
-    pivot: Side | None = maybe()
-    slide: Side | None = maybe()
+    pivot: Side | None = maybe("which way it pivots onto the enemy's edge when the collision leaves it to its player "
+                               "(equal ruler counts, or corner to corner); absent: the ruling asks",
+                               title="Pivot to the")
+    slide: Side | None = maybe("which way it slides along the enemy's edge to line its trays up, when both ways are "
+                               "open (its own left or right after the pivot); absent: the ruling asks",
+                               title="Slide to its")
 
 
     def reading(self) -> list[str]:

@@ -103,8 +103,8 @@ class TableUnit(Model):
     player: str = Field(max_length=80, description="who controls the unit: units of one player are allied, "
                                                    "others are enemies", title="Player")
     name: Name | None = maybe("the unit's name as the ruling should say it (\"Unit 2\" unless given)")
-    type: UnitType | None = maybe()
-    tray: Tray | None = maybe()
+    type: UnitType | None = maybe("infantry, cavalry or siege, as its unit card says; absent: infantry", title="Type")
+    tray: Tray | None = maybe(title="Tray")
     formation: Annotated[list[Rank], Field(min_length=1, max_length=MAX_RANKS)] | None = maybe(
         "the trays of each rank, front rank first: a number of trays, or the files a partial rank occupies")
     files: int | None = maybe("trays side by side in each rank (with ranks, instead of formation)", ge=1,
@@ -130,7 +130,7 @@ class TerrainKeyword(Model):
 
     model_config = ConfigDict(title="Terrain keyword")
 
-    keyword: TerrainKeywordName
+    keyword: TerrainKeywordName = Field(title="Keyword", description="the keyword as printed on the terrain card")
     value: int | None = maybe("X, for Cover, Deadly, Fortified and Taxing", ge=0, le=MAX_KEYWORD_VALUE)
 
 
@@ -139,13 +139,18 @@ class TerrainPiece(Model):
 
     model_config = ConfigDict(title="Terrain")
 
-    id: Id
-    kind: str | None = maybe(max_length=80)
-    polygon: list[Point] = Field(max_length=MAX_VERTICES, description="[[x, y], …], 3 or more")
-    blocks_los: bool | None = maybe()
+    id: Id = Field(title="Handle", description="a short handle the position's other fields use to name this piece "
+                   "(never shown in a ruling)")
+    kind: str | None = maybe("the piece's name as the ruling should say it (\"Terrain 1\" unless given)", max_length=80,
+                             title="Name")
+    polygon: list[Point] = Field(max_length=MAX_VERTICES, title="Outline",
+                                 description="the piece's corners in order, [[x, y], …] in tray widths, 3 or more")
+    blocks_los: bool | None = maybe("whether it blocks line of sight; no: it is Exposed; absent: it blocks",
+                                    title="Blocks line of sight")
     capacity: int | None = maybe("how many trays of units may occupy it (81.1); absent: it cannot be entered",
-                                 ge=0, le=MAX_CAPACITY)
-    keywords: Annotated[list[TerrainKeyword], Field(max_length=6)] | None = maybe()
+                                 ge=0, le=MAX_CAPACITY, title="Capacity")
+    keywords: Annotated[list[TerrainKeyword], Field(max_length=6)] | None = maybe(
+        "the keywords printed on its terrain card, with their X; absent: none", title="Terrain keywords")
     occupant: Id | None = maybe("the unit that occupies it (81.2), if any", title="Occupied by")
 
 
@@ -157,10 +162,10 @@ class TablePosition(OpenPosition):
     """A position on the table: sizes, units placed as trays, terrain as polygons."""
 
     table: TableSizes
-    units: Units = Field(description="every unit on the table, as trays placed by the midpoint of the front edge "
-                                     "and the facing")
+    units: Units = Field(title="Units", description="every unit on the table, as trays placed by the midpoint of "
+                                                    "the front edge and the facing")
     terrain: Terrains | None = maybe("every terrain piece on the table, as a polygon, with its card's capacity "
-                                     "and keywords")
+                                     "and keywords; absent: none", title="Terrain")
 
 
 TableRole = Literal["acting", "target", "other"]

@@ -97,7 +97,8 @@ def test_roles_from_the_schema_a_drag_and_a_terrain_card_by_clicks(browser: Any,
 
         # a terrain piece drawn corner by corner, its card opened by itself once finished
         page.get_by_role("button", name="Draw terrain").click()
-        for corner in ((2.0, 2.0), (4.0, 2.0), (4.0, 4.0), (2.0, 4.0)):
+        # drawn under the Oathsworn Cavalry (an occupant stands on its piece)
+        for corner in ((3.5, 5.5), (6.5, 5.5), (6.5, 7.5), (3.5, 7.5)):
             page.mouse.click(*_screen(page, *corner))
         page.get_by_role("button", name="Finish terrain").click()
         card = page.locator("[data-terrain-card]")

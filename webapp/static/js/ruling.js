@@ -26,24 +26,42 @@ function isEmpty(value) {
     || (typeof value === "object" && !Array.isArray(value) && !Object.keys(value).length);
 }
 
-function valueNode(value, labels, words = null) {
+/** Return the names a player reads for the handles of a table position's units and terrain pieces ({id: name}):
+ *  a table ruling's outcome names them by their handles (its contract), the ruling shows their names. A unit
+ *  with no name reads "Unit 2", a piece with no kind "Terrain 1", as on the table. */
+function tableNames(position) {
+  const out = {};
+  if (!position || !Array.isArray(position.units)) return out;
+  position.units.forEach((u, i) => {
+    if (u && typeof u.id === "string") out[u.id] = String(u.name || "").trim() || `Unit ${i + 1}`;
+  });
+  (Array.isArray(position.terrain) ? position.terrain : []).forEach((t, i) => {
+    if (t && typeof t.id === "string") out[t.id] = String(t.kind || "").trim() || `Terrain ${i + 1}`;
+  });
+  return out;
+}
+
+function valueNode(value, labels, words = null, names = {}) {
   if (words && (typeof value === "string" || typeof value === "boolean") && String(value) in words) {
     return h("span", {}, words[String(value)]);
   }
+  const say = (v) => (words && String(v) in words ? words[String(v)]
+    : typeof v === "string" && Object.hasOwn(names, v) ? names[v] : valueWords(v));
   if (value === null || value === undefined) return h("span", {class: "muted"}, "—");
   if (Array.isArray(value)) {
     if (!value.length) return h("span", {class: "muted"}, "none");
     if (value.every((v) => v === null || typeof v !== "object")) {
-      return h("span", {}, value.map((v) => (words && String(v) in words ? words[String(v)] : valueWords(v))).join(", "));
+      return h("span", {}, value.map(say).join(", "));
     }
-    return h("ul", {class: "plain"}, value.map((v) => h("li", {}, valueNode(v, labels, words))));
+    return h("ul", {class: "plain"}, value.map((v) => h("li", {}, valueNode(v, labels, words, names))));
   }
   if (typeof value === "object") {
     const keys = Object.keys(value);
     if (!keys.length) return h("span", {class: "muted"}, "none");
-    return h("dl", {class: "inline"}, keys.flatMap((k) => [h("dt", {}, keyLabel(k, labels)), h("dd", {}, valueNode(value[k], labels))]));
+    return h("dl", {class: "inline"}, keys.flatMap((k) => [h("dt", {}, Object.hasOwn(names, k) ? names[k] : keyLabel(k, labels)),
+                                                         h("dd", {}, valueNode(value[k], labels, null, names))]));
   }
-  return h("span", {}, valueWords(value));
+  return h("span", {}, say(value));
 }
 
 /** Return the ruling's element; onAnswer(apply) is called when a decision is answered.
@@ -52,6 +70,7 @@ function valueNode(value, labels, words = null) {
 export function renderRuling(ruling, position, onAnswer, opts = {}) {
   const labels = opts.labels || ruling.labels || {};
   const values = opts.values || {};
+  const names = tableNames(position);  // a table's units and terrain by name, not by their handles
   const decisions = ruling.decisions || [];
   const status = !ruling.legal ? "illegal" : decisions.length ? "needs a decision" : "final";
   const out = h("section", {class: `ruling ${ruling.legal ? "legal" : "illegal"}${decisions.length ? " open" : ""}`,
@@ -70,7 +89,7 @@ export function renderRuling(ruling, position, onAnswer, opts = {}) {
   const shown = Object.entries(ruling.outcome || {}).filter(([k, v]) => k !== "violations" && k !== "drawing" && !isEmpty(v));
   if (shown.length) {
     out.append(h("dl", {class: "outcome"}, shown.flatMap(([k, v]) =>
-      [h("dt", {}, keyLabel(k, labels)), h("dd", {dataset: {key: k}}, valueNode(v, labels, values[k] || null))])));
+      [h("dt", {}, keyLabel(k, labels)), h("dd", {dataset: {key: k}}, valueNode(v, labels, values[k] || null, names))])));
   }
   const violations = (ruling.outcome || {}).violations || [];
   if (violations.length) {

@@ -23,7 +23,9 @@ export function toolbar(board) {
                              accept: ".ros,.rosz,.json,application/json,application/zip"});
   const button = h("button", {id: "import-roster", type: "button", class: "button secondary",
                               "aria-label": "Import roster (BattleScribe or New Recruit)",
-                              onclick: () => picker.click()}, "Import ", h("span", {class: "wide-only"}, "roster"));
+                              onclick: () => picker.click()},
+                   // on a phone the toolbar shortens "Import JSON" to "Import": this one reads "Roster", not a second "Import"
+                   h("span", {class: "wide-only"}, "Import "), h("span", {class: "wide-only"}, "roster"), h("span", {class: "narrow-only"}, "Roster"));
   picker.addEventListener("change", async () => {
     const file = picker.files[0];
     picker.value = "";

@@ -540,9 +540,51 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     return Array.isArray(list) ? list.filter((x) => x && typeof x === "object" && Array.isArray(x.points)) : [];
   }
 
+  /** Return where each label of the drawn shapes is written, none over another: an outline's beside it (right
+   *  of it, else left when that runs off the table), a line's at its end, a point's beside it; a label that
+   *  would cover one already placed (or a unit's name) moves up or down a line at a time; one that would run off
+   *  the table is pulled back onto it. Its size is at least
+   *  about 10 screen pixels, so a phone can read it. */
+  function labelPlaces(list) {
+    const v = state.view, px = svg.clientWidth || 0;
+    const size = Math.max(0.36, px ? (10 * (v.x1 - v.x0)) / px : 0.36);
+    const taken = (pos.units || []).map((u) => {  // the unit names written at their centres
+      const c = world(u, 0, -(ranksOf(u).length * trayOf(u).d) / 2), w = ranksOf(u)[0].length * trayOf(u).w;
+      return {x0: c[0] - w / 2, x1: c[0] + w / 2, y0: c[1] - 0.25, y1: c[1] + 0.25};
+    });
+    const hits = (b) => taken.some((t) => b.x0 < t.x1 && t.x0 < b.x1 && b.y0 < t.y1 && t.y0 < b.y1);
+    return list.map(({pts, kind, text}) => {
+      const width = text.length * size * 0.62, line = size * 1.2;  // bold text: about 0.6 em a letter
+      const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+      let x, y, anchor = "start";
+      if (kind === "outline") {
+        y = (Math.min(...ys) + Math.max(...ys)) / 2;
+        x = Math.max(...xs) + 0.15;
+        if (x + width > v.x1 && Math.min(...xs) - 0.15 - width >= v.x0) { x = Math.min(...xs) - 0.15; anchor = "end"; }
+      } else {
+        const end = pts[pts.length - 1];
+        [x, y] = [end[0] + 0.25, end[1]];
+      }
+      // a label longer than the room on its side is pulled back onto the table (written over the shape's edge
+      // rather than cut off at the table's edge)
+      const left = anchor === "end" ? x - width : x;
+      if (left + width > v.x1) x -= left + width - v.x1 + 0.1;
+      else if (left < v.x0) x += v.x0 - left + 0.1;
+      const box = (dy) => {
+        const x0 = anchor === "end" ? x - width : x;
+        return {x0, x1: x0 + width, y0: y + dy - line / 2, y1: y + dy + line / 2};
+      };
+      let dy = 0;
+      for (let k = 1; k < 24 && hits(box(dy)); k += 1) dy = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * line;
+      taken.push(box(dy));
+      return {x, y: y + dy, anchor, size};
+    });
+  }
+
   /** Draw the engine's shapes as they are: outlines, lines (a path or slide with an arrow) and points. */
   function shapes() {
     const g = s("g", {class: "table-shapes", "data-testid": "table-shapes"});
+    const labels = [];
     for (const sh of shapesOf()) {
       const pts = sh.points.filter((p) => Array.isArray(p) && p.length >= 2 && p.every(Number.isFinite));
       if (!pts.length) continue;
@@ -554,11 +596,15 @@ function tableBoard(pos, ctx, onChange, onSelect) {
       else el = s("polygon", {...attrs, points: pointsAttr(pts)});
       el.append(s("title", {text: sh.label || words(role)}));
       g.append(el);
-      if (sh.label) {
-        const at = kind === "outline" ? centreOf(pts) : pts[pts.length - 1];
-        g.append(s("text", {class: `shape-label role-${role}`, x: round(at[0] + (kind === "outline" ? 0 : 0.15)), y: round(-at[1] - 0.15), text: sh.label}));
-      }
+      if (sh.label) labels.push({pts, kind: kind === "point" || pts.length === 1 ? "point" : kind, text: String(sh.label), role});
     }
+    // the labels last, above every shape, each in its own place
+    labelPlaces(labels).forEach((at, i) => {
+      const text = s("text", {class: `shape-label role-${labels[i].role}`, x: round(at.x), y: round(-at.y), "dominant-baseline": "middle",
+                              "text-anchor": at.anchor, text: labels[i].text});
+      text.style.fontSize = `${round(at.size, 3)}px`;  // through the CSSOM: the page's CSP refuses style attributes
+      g.append(text);
+    });
     return g;
   }
 
@@ -574,7 +620,9 @@ function tableBoard(pos, ctx, onChange, onSelect) {
   function draw() {
     const focused = document.activeElement && svg.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-unit") : null;
-    refreshView();
+    // the view holds still while a unit is dragged (grown under the finger, it would carry the unit away from
+    // the pointer); it takes in the unit where it is dropped
+    if (!state.dragging) refreshView();
     const kids = [defs(), grid(), overlays(), ...(pos.terrain || []).map(terrainShape), ...(pos.units || []).map(unitShape), shapes(),
                   ...(pos.terrain || []).map(occupantMark).filter(Boolean), facts()];
     // the turn knob of the selected unit, just behind its rear edge (the front is usually against something),
@@ -775,8 +823,9 @@ function roleControls(pos, changed, rerender) {
   const out = fields.map(([path, text, role]) => {
     const others = fields.filter(([p]) => p !== path).map(([p]) => getRole(pos, p)).filter(Boolean);
     const enemyOnly = pos.situation === "attack";
-    const allowed = (pos.units || []).filter((u) => !others.includes(u.id)
-      && !(enemyOnly && others.some((o) => playerOf(pos, o) === u.player)));
+    // the unit the field names is always offered, so the select shows what is sent
+    const allowed = (pos.units || []).filter((u) => u.id === getRole(pos, path) || (!others.includes(u.id)
+      && !(enemyOnly && others.some((o) => playerOf(pos, o) === u.player))));
     const opts = [[null, "Choose a unit…"], ...allowed.map((u) => [u.id, `${unitLabel(pos, u)} (${u.player})`])];
     const sel = select(text, opts, () => getRole(pos, path) ?? null, (v) => { setRole(pos, path, v); changed(); rerender(); }, {path});
     sel.dataset.tableRole = role;
@@ -965,13 +1014,18 @@ function ruled(situation, ruling) {
   if (shownBoard) shownBoard.draw();
 }
 
-/** Return the example a table tab opens on: the sample table, its roles held by sample units (acting: the
- *  archers, target: the Spearmen) and its other required fields at their first value. */
+/** Return the example a table tab opens on: the sample table, its required roles held by sample units (acting:
+ *  the archers, target: the Spearmen) and its other required fields at their first value. A role the question
+ *  may leave out (a move's charge target, the unit it closes in on) starts unset: set, it would change the
+ *  question (a march naming a charge target is refused). */
 function exampleFor(situation) {
   const schema = SCHEMAS[situation] || {};
+  const required = new Set(schema.required || []);
   const out = copy(EXAMPLE_TABLE);
   const pick = {acting: "archers", target: "spearmen"};
-  for (const [path, , role] of roleFields({situation})) if (pick[role]) setRole(out, path, pick[role]);
+  for (const [path, , role] of roleFields({situation})) {
+    if (pick[role] && required.has(path.split(".")[0])) setRole(out, path, pick[role]);
+  }
   for (const key of schema.required || []) {
     if (!(key in out) && !TABLE_KEYS.has(key)) out[key] = defaultFor(schema.properties[key]);
   }
