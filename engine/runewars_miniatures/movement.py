@@ -8,8 +8,15 @@ leading edge stays square to it (``rwm.55.3``, ``rwm.55.3.b1``). An allied unit 
 1 of its trays is crossed and the move does not end on it (``rwm.55.3.b2``, ``rwm.59.3``). What the unit
 touches at the end that it did not touch before, it collided with (``rwm.18``): panic for an enemy
 (``rwm.18.1``), the charge's effects (:mod:`engine.runewars_miniatures.charge`) and terrain's
-(:mod:`engine.runewars_miniatures.terrain_moves`). Squaring up is the ``squaring_up`` situation, and a shift
-of an engaged unit the ``engaged_shift`` situation; the play area's edges are not modelled.
+(:mod:`engine.runewars_miniatures.terrain_moves`). Squaring up is the ``squaring_up`` situation; the play
+area's edges are not modelled.
+
+A shift of an engaged unit (``rwm.73.2``-``rwm.73.5``) is ruled by the ``engaged_shift`` situation's own steps
+(:func:`engine.runewars_miniatures.engaged_shift.shift_engaged`): the straight template of the shift's speed (its
+stated length in tray widths) carries the unit the way it moves, and the ruling says, enemy by enemy, whether it
+repositioned or disengaged; the outcome carries it in ``shift_kind``, ``repositioned_with``, ``disengaged_from``
+(with ``final``, ``distance``, ``stopped_by``, ``collided`` and ``panic_tokens``). Only the straight template is
+ruled for it: a movement modifier with an engaged unit's shift is refused.
 
 Choices documented here: a unit whose connectors are stated (``table.connector``) and whose sweep passes an
 obstacle closer than that is nudged clear and carries on (``rwm.55.3.b3``): connectors are not part of the
@@ -28,10 +35,18 @@ from shapely.geometry import Polygon
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, _absent, labelled, maybe, refuse
 from engine.runewars_miniatures import charge, terrain_moves
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.contact import engaged_enemies, through_terrain
+from engine.runewars_miniatures.engaged_shift import (
+    EngagedShiftOutcome,
+    ShiftKind,
+    direction_vector,
+    engaged_may_shift,
+    shift_engaged,
+)
 from engine.runewars_miniatures.squaring import collision_panic
 from engine.runewars_miniatures.sweep import first_stop, obstacles, swept, swept_parts, trays_crossed
 from engine.runewars_miniatures.table import (
@@ -183,6 +198,13 @@ class MoveOutcome(Outcome):
     flanking: bool | None = None
     entered: str | None = None
     exited: str | None = None
+    shift_kind: ShiftKind | None = Field(None, title="Shift while engaged", description="what an engaged unit's "
+                                         "shift did: repositioned, disengaged, or both; absent: the unit was not "
+                                         "engaged or did not shift")
+    repositioned_with: list[str] = Field(default_factory=list, title="Repositioned with", description="the enemy "
+                                         "units an engaged unit's shift still touches on the same contacted edges")
+    disengaged_from: list[str] = Field(default_factory=list, title="Disengaged from", description="the enemy units "
+                                       "an engaged unit's shift left, 1 panic token each")
     activation_ends: bool = False
     template_sizes: str = ""
     drawing: list[Shape] = Field(default_factory=list)
@@ -221,12 +243,12 @@ def touching(table: Table, unit: Unit) -> tuple[list[Unit], list[Terrain]]:
     return units, pieces
 
 
-@rule("rwm.47.2", "rwm.73.2", "rwm.17.2", "rwm.55.4.b1", "rwm.47", "rwm.34", "rwm.81.8")
+@rule("rwm.47.2", "rwm.17.2", "rwm.55.4.b1", "rwm.47", "rwm.34", "rwm.81.8")
 def may_move(table: Table, pos: MovePosition, unit: Unit, engaged: list[Unit], home: Terrain | None,
              out: MoveOutcome, trace: Trace) -> bool:
     """Return whether the move is resolved here: a march goes forward, an engaged unit (as ``contact`` finds it,
-    occupied terrain included) neither marches nor (here) shifts, except out of the terrain it occupies, and a
-    unit still engaged cannot close in."""
+    occupied terrain included) does not march and its shift repositions or disengages it (73.2, ruled by
+    ``engaged_shift``'s steps), an occupant's shift is an exit instead, and a unit still engaged cannot close in."""
     if pos.action == "march" and pos.direction not in (None, "forward"):
         trace.violate(f"a march moves the unit forward, not {pos.direction}", "rwm.55.4.b1", "rwm.47")
         return False
@@ -251,9 +273,7 @@ def may_move(table: Table, pos: MovePosition, unit: Unit, engaged: list[Unit], h
         out.final = _place(unit)
         return False
     if engaged:
-        trace.violate(f"{unit.label} is engaged with {names}; an engaged unit's shift repositions or disengages "
-                      "it, which the situation Shift while engaged rules on, not this one", "rwm.73.2")
-        return False
+        return engaged_may_shift(unit, engaged, trace)
     return True
 
 
@@ -586,6 +606,9 @@ def resolve_move(pos: MovePosition, trace: Trace, corpus: Corpus) -> MoveOutcome
     if home is not None:
         _exit(table, unit, home, pos, engaged, out, trace, corpus)
         return out
+    if engaged:
+        _engaged_shift(table, unit, pos, engaged, templates, out, trace, corpus)
+        return out
     speed = out.speed = resulting_speed(pos, unit, trace)
     if speed <= 0:
         out.drawing = _drawing(unit, None, None, None, table)
@@ -597,6 +620,42 @@ def resolve_move(pos: MovePosition, trace: Trace, corpus: Corpus) -> MoveOutcome
         return out
     _travel(table, unit, pos, chosen, templates, out, trace, corpus)
     return out
+
+
+@rule("rwm.73", "rwm.55.1")
+def _engaged_shift(table: Table, unit: Unit, pos: MovePosition, engaged: list[Unit], templates: Templates,
+                   out: MoveOutcome, trace: Trace, corpus: Corpus) -> None:
+    """An engaged unit's shift (73.2-73.5): the straight template of its speed carries it the way it moves, and the
+    engaged shift's own ruling says whether it repositions or disengages, with its panic tokens."""
+    if pos.modifier is not None:
+        raise UnreadableInputError(f"an engaged unit's shift is ruled on the straight template only; the "
+                                   f"{pos.modifier.replace('-', ' ')} modifier with it is not ruled here",
+                                   path="modifier")
+    speed = out.speed = resulting_speed(pos, unit, trace)
+    if speed <= 0:
+        out.drawing = _drawing(unit, None, None, None, table)
+        trace.summarize(_summary(table, unit, pos, out))
+        return
+    chosen = choose_template(pos, unit, speed, templates, trace)
+    if chosen is None:  # pragma: no cover - a straight template never asks which way it bends
+        return
+    length = templates.straight[chosen.speed - 1]
+    direction = pos.direction or "forward"
+    trace.step(f"This table's speed-{chosen.speed} straight template is {widths(length)} long: {unit.label} "
+               f"shifts {direction} by up to that much, stopping where it would overlap an obstacle.", "rwm.73",
+               "rwm.55.1")
+    res = EngagedShiftOutcome(engaged_with=[e.id for e in engaged])
+    ok = shift_engaged(table, unit, engaged, direction_vector(unit, direction), length, res, trace, corpus)
+    out.template, out.template_speed = template_words("straight", chosen.speed, None), chosen.speed
+    out.moves, out.distance = ok and res.moved > 0, res.moved if ok else 0.0
+    out.stopped_by, out.panic_tokens = res.stopped_by, res.panic_tokens
+    if res.final is not None:
+        out.final = Placement(front=res.final.front, facing=res.final.facing)
+    out.shift_kind, out.repositioned_with, out.disengaged_from = res.kind, res.repositioned_with, res.disengaged_from
+    if ok:
+        out.collided = [i for i in res.new_contacts if table.has_unit(i)]
+        out.collided_terrain = [i for i in res.new_contacts if not table.has_unit(i)]
+    out.drawing = res.drawing
 
 
 def _travel(table: Table, unit: Unit, pos: MovePosition, chosen: Chosen, templates: Templates, out: MoveOutcome,
