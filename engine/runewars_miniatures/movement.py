@@ -8,7 +8,9 @@ leading edge stays square to it (``rwm.55.3``, ``rwm.55.3.b1``). An allied unit 
 1 of its trays is crossed and the move does not end on it (``rwm.55.3.b2``, ``rwm.59.3``). What the unit
 touches at the end that it did not touch before, it collided with (``rwm.18``): panic for an enemy
 (``rwm.18.1``), the charge's effects (:mod:`engine.runewars_miniatures.charge`) and terrain's
-(:mod:`engine.runewars_miniatures.terrain_moves`). Squaring up is the ``squaring_up`` situation; the play
+(:mod:`engine.runewars_miniatures.terrain_moves`); entering terrain an enemy touches counts as colliding with that
+enemy (``rwm.81.8.b3``: panic when not charging, a charge target whose edges touching the piece count as
+touching the occupant's front edge, ``rwm.81.8``). Squaring up is the ``squaring_up`` situation; the play
 area's edges are not modelled.
 
 A shift of an engaged unit (``rwm.73.2``-``rwm.73.5``) is ruled by the ``engaged_shift`` situation's own steps
@@ -431,6 +433,8 @@ class Met:
     terrain: list[Terrain]
     through: dict[str, Terrain] = field(default_factory=dict)
     """The enemies collided with through the terrain they occupy (81.8.b2), each with its piece."""
+    beside: dict[str, Terrain] = field(default_factory=dict)
+    """The enemies collided with by entering terrain they touch (81.8.b3), each with its piece."""
 
 
 @rule("rwm.81.8", "rwm.81.8.b2")
@@ -499,6 +503,38 @@ def closing_in(table: Table, unit: Unit, pos: MovePosition, met: Met, out: MoveO
     return False
 
 
+@rule("rwm.81.8.b3", "rwm.81.8", "rwm.34", "rwm.18.1")
+def entering_collisions(table: Table, unit: Unit, pos: MovePosition, met: Met, out: MoveOutcome, trace: Trace,
+                        corpus: Corpus) -> None:
+    """The enemies touching the terrain the unit enters (81.8.b3): it resolves the collision as though it had
+    collided with each of them (panic when not charging, a charge target), and once on the piece it is engaged
+    with them (81.8)."""
+    if not pos.enter_terrain:
+        return
+    open_ = terrain_moves.may_enter(table, unit, met.terrain, Trace())  # its steps are told when it enters
+    if not open_:
+        return
+    piece = open_[0]
+    found = [u for u in table.units if u.id != unit.id and not u.is_allied(unit) and u not in met.enemies
+             and is_touching(u.shape, piece.shape)]
+    if not found:
+        return
+    met.enemies += found
+    met.beside.update({e.id: piece for e in found})
+    out.collided += [e.id for e in found]
+    names = and_list([e.label for e in found])
+    trace.step(f"{unit.label} is to enter {piece.label}, which {names} {'touches' if len(found) == 1 else 'touch'}: "
+               f"it resolves the collision as though it had collided with {names}, and once it occupies "
+               f"the piece they are engaged, {possessive(names) if len(found) == 1 else 'their'} touching "
+               f"{'edge' if len(found) == 1 else 'edges'} counting as touching its front edge.", "rwm.81.8.b3",
+               "rwm.81.8", "rwm.34")
+    if not charge.is_charge(pos.modifier):
+        panic = collision_panic(pos.action, pos.modifier, len(found), corpus)
+        out.panic_tokens += panic
+        trace.step(f"Colliding so with {plural(len(found), 'enemy unit')}: {unit.label} takes {tokens(panic)}.",
+                   "rwm.18.1", "rwm.81.8.b3")
+
+
 def _drawing(unit: Unit, mv: Motion | None, moved: Travel | None, end: Unit | None, table: Table) -> list[Shape]:
     """Return what the board draws: template, start, path, blocked spot and slide, end."""
     shapes = [outline("start", unit.shape, unit.id, f"{unit.label} before the move")]
@@ -525,8 +561,11 @@ def _charge(table: Table, unit: Unit, pos: MovePosition, met: Met | None, moved:
     target, legal = charge.charge_target(unit, enemies, pos.charge_target, trace)
     out.charge_target = target
     piece = met.through.get(target or "") if met is not None else None
+    beside = met.beside.get(target or "") if met is not None else None
     if target is not None and piece is not None:
         out.target_edges, out.flanking = charge.terrain_hit(unit, table.unit(target), piece, trace)
+    elif target is not None and beside is not None:
+        out.target_edges, out.flanking = charge.entered_hit(unit, table.unit(target), beside, trace)
     elif target is not None and final is not None:
         out.target_edges, out.flanking = charge.edge_hit(final, next(e for e in enemies if e.id == target), trace)
     return legal
@@ -673,6 +712,7 @@ def _travel(table: Table, unit: Unit, pos: MovePosition, chosen: Chosen, templat
         if not closing_in(table, unit, pos, met, out, trace):
             out.drawing = _drawing(unit, chosen.motion, moved, None, table)
         return
+    entering_collisions(table, unit, pos, met, out, trace, corpus)
     if not _charge(table, unit, pos, met, True, out, trace, end):
         return
     placed = _terrain(table, unit, pos, met, out, trace)
