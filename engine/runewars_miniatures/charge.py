@@ -13,6 +13,7 @@ from engine.core import Trace, rule
 from engine.runewars_miniatures.common import and_list, possessive, tokens
 from engine.runewars_miniatures.contact import is_flanking, meet
 from engine.runewars_miniatures.table import Terrain, Unit
+from engine.runewars_miniatures.terrain_moves import edges_touching
 
 CHARGES = ("charge", "turning-charge")
 
@@ -93,3 +94,18 @@ def terrain_hit(unit: Unit, target: Unit, piece: Terrain, trace: Trace) -> tuple
     trace.step(f"{unit.label} hit {piece.label}, which {target.label} occupies: that counts as hitting "
                f"{possessive(target.label)} front edge, so it is not flanking it.", "rwm.81.8", "rwm.34.3", "rwm.41.2")
     return ["front"], False
+
+
+@rule("rwm.81.8.b3", "rwm.81.8", "rwm.34.3", "rwm.41.1", "rwm.41.2")
+def entered_hit(unit: Unit, target: Unit, piece: Terrain, trace: Trace) -> tuple[list[str], bool]:
+    """Return the target's edges hit when the charge entered terrain the target touches (81.8.b3): the target's
+    edges touching the piece, which count as touching the occupant's front edge (81.8), so it flanks the target
+    when those are a side or the back edge (41.1)."""
+    kinds = edges_touching(target, piece)
+    flank = any(k in ("side", "rear") for k in kinds)
+    where = " and ".join(kinds) or "a corner"
+    trace.step(f"{unit.label} entered {piece.label}, which {possessive(target.label)} {where} edge touches: that "
+               f"edge counts as touching {possessive(unit.label)} front edge, so "
+               f"{'it is flanking' if flank else 'it is not flanking'} {target.label}.", "rwm.81.8.b3", "rwm.81.8",
+               "rwm.34.3", "rwm.41.1" if flank else "rwm.41.2")
+    return kinds, flank

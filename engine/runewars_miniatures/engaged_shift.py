@@ -22,6 +22,10 @@ is where it stops (found by halving the remaining distance, at most 48 times). "
 checked on the table on both units: the very same edges of the shifting unit and of the enemy (a translation
 keeps the unit's edges in their order). A pure disengage that ends touching something new has collided with
 it: that collision (panic, squaring up) is the ``squaring_up`` situation's (``rwm.18``).
+
+A unit that occupies terrain is refused here as an illegal action: its shift is no template move but an exit
+from the terrain (``rwm.81.3``, ``rwm.81.4``), which the ``move`` situation rules on. The engaged shift itself
+(:func:`shift_engaged`) is the one ruling of an engaged shift: ``move`` calls it for an engaged unit's shift.
 """
 
 from __future__ import annotations
@@ -286,8 +290,8 @@ def _drawing(table: Table, unit: Unit, end: Unit, ok: bool, out: EngagedShiftOut
 
 
 @rule("rwm.73.2", "rwm.4.3.b2", "rwm.34")
-def _engaged(unit: Unit, enemies: list[Unit], trace: Trace) -> bool:
-    """The unit must be engaged for this situation: an engaged unit may still shift."""
+def engaged_may_shift(unit: Unit, enemies: list[Unit], trace: Trace) -> bool:
+    """Return whether the unit is engaged (then it may still shift, to reposition or to disengage)."""
     if not enemies:
         trace.step(f"{unit.label} touches no enemy unit: it is not engaged, and its shift is an ordinary one.",
                    "rwm.34", "rwm.4.3.b2")
@@ -298,8 +302,20 @@ def _engaged(unit: Unit, enemies: list[Unit], trace: Trace) -> bool:
     return True
 
 
+@rule("rwm.81.3", "rwm.81.4")
+def _in_terrain(table: Table, unit: Unit, trace: Trace) -> bool:
+    """Return whether the unit occupies terrain: then its shift is an exit, which the Move situation rules on."""
+    home = next((t for t in table.terrain if t.occupant == unit.id), None)
+    if home is None:
+        return False
+    trace.violate(f"{unit.label} occupies {home.label}: a shift does not carry it along a template but takes it "
+                  "out of the terrain at once, placed against the piece's edge; the situation Move rules on that "
+                  "exit (a shift out of terrain), not this one", "rwm.81.3", "rwm.81.4")
+    return True
+
+
 @situation(GAME, "engaged_shift", EngagedShiftPosition)
-@rule("rwm.73", "rwm.73.5")
+@rule("rwm.73")
 def resolve_engaged_shift(pos: EngagedShiftPosition, trace: Trace,
                           corpus: Corpus) -> EngagedShiftOutcome | Overlaps:
     """Shift an engaged unit and say, enemy by enemy, whether it repositioned or disengaged, and its panic."""
@@ -308,16 +324,27 @@ def resolve_engaged_shift(pos: EngagedShiftPosition, trace: Trace,
     bad = check_overlaps(table, trace)
     if bad:
         return Overlaps(overlaps=bad)
+    if _in_terrain(table, unit, trace):
+        return EngagedShiftOutcome(drawing=[outline("start", unit.shape, unit.id, "before the shift")])
     enemies = engaged_enemies(table, unit)
     out = EngagedShiftOutcome(engaged_with=[e.id for e in enemies])
-    if not _engaged(unit, enemies, trace):
+    if not engaged_may_shift(unit, enemies, trace):
         out.drawing = [outline("start", unit.shape, unit.id, "before the shift")]
         return out
-    along = direction_vector(unit, pos.direction)
     trace.step(f"{unit.label} shifts {pos.direction} along the straight template, "
                f"{pos.distance:g} tray {'width' if pos.distance == 1 else 'widths'}.", "rwm.73")
-    out.stopped_by = path_blockers(table, unit, mul(along, pos.distance), trace)
-    dist = stop_distance(table, unit, along, pos.distance, out.stopped_by) if out.stopped_by else pos.distance
+    shift_engaged(table, unit, enemies, direction_vector(unit, pos.direction), pos.distance, out, trace, corpus)
+    return out
+
+
+@rule("rwm.73.5")
+def shift_engaged(table: Table, unit: Unit, enemies: list[Unit], along: Vec, distance: float,
+                  out: EngagedShiftOutcome, trace: Trace, corpus: Corpus) -> bool:
+    """Carry an engaged unit *distance* tray widths along *along* (stopping at obstacles) and rule, enemy by
+    enemy, whether it repositioned or disengaged, with its panic tokens and the drawing; return whether the
+    shift is legal. The one ruling of an engaged shift, for the ``engaged_shift`` and ``move`` situations."""
+    out.stopped_by = path_blockers(table, unit, mul(along, distance), trace)
+    dist = stop_distance(table, unit, along, distance, out.stopped_by) if out.stopped_by else distance
     end = moved(unit, add(unit.front, mul(along, dist)), unit.facing)
     out.moved = r3(dist)
     before = touching_ids(table, unit)
@@ -331,7 +358,7 @@ def resolve_engaged_shift(pos: EngagedShiftPosition, trace: Trace,
     ok = _finish(table, unit, end, along, split, found.overlapped, out, trace, corpus)
     out.final = Placement(front=pt(end.front if ok else unit.front), facing=angle(unit.facing))
     out.drawing = _drawing(table, unit, end, ok, out)
-    return out
+    return ok
 
 
 @rule("rwm.60", "rwm.59.3")

@@ -8,8 +8,17 @@ leading edge stays square to it (``rwm.55.3``, ``rwm.55.3.b1``). An allied unit 
 1 of its trays is crossed and the move does not end on it (``rwm.55.3.b2``, ``rwm.59.3``). What the unit
 touches at the end that it did not touch before, it collided with (``rwm.18``): panic for an enemy
 (``rwm.18.1``), the charge's effects (:mod:`engine.runewars_miniatures.charge`) and terrain's
-(:mod:`engine.runewars_miniatures.terrain_moves`). Squaring up is the ``squaring_up`` situation, and a shift
-of an engaged unit the ``engaged_shift`` situation; the play area's edges are not modelled.
+(:mod:`engine.runewars_miniatures.terrain_moves`); entering terrain an enemy touches counts as colliding with that
+enemy (``rwm.81.8.b3``: panic when not charging, a charge target whose edges touching the piece count as
+touching the occupant's front edge, ``rwm.81.8``). Squaring up is the ``squaring_up`` situation; the play
+area's edges are not modelled.
+
+A shift of an engaged unit (``rwm.73.2``-``rwm.73.5``) is ruled by the ``engaged_shift`` situation's own steps
+(:func:`engine.runewars_miniatures.engaged_shift.shift_engaged`): the straight template of the shift's speed (its
+stated length in tray widths) carries the unit the way it moves, and the ruling says, enemy by enemy, whether it
+repositioned or disengaged; the outcome carries it in ``shift_kind``, ``repositioned_with``, ``disengaged_from``
+(with ``final``, ``distance``, ``stopped_by``, ``collided`` and ``panic_tokens``). Only the straight template is
+ruled for it: a movement modifier with an engaged unit's shift is refused.
 
 Choices documented here: a unit whose connectors are stated (``table.connector``) and whose sweep passes an
 obstacle closer than that is nudged clear and carries on (``rwm.55.3.b3``): connectors are not part of the
@@ -28,10 +37,18 @@ from shapely.geometry import Polygon
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, _absent, labelled, maybe, refuse
 from engine.runewars_miniatures import charge, terrain_moves
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.contact import engaged_enemies, through_terrain
+from engine.runewars_miniatures.engaged_shift import (
+    EngagedShiftOutcome,
+    ShiftKind,
+    direction_vector,
+    engaged_may_shift,
+    shift_engaged,
+)
 from engine.runewars_miniatures.squaring import collision_panic
 from engine.runewars_miniatures.sweep import first_stop, obstacles, swept, swept_parts, trays_crossed
 from engine.runewars_miniatures.table import (
@@ -183,6 +200,13 @@ class MoveOutcome(Outcome):
     flanking: bool | None = None
     entered: str | None = None
     exited: str | None = None
+    shift_kind: ShiftKind | None = Field(None, title="Shift while engaged", description="what an engaged unit's "
+                                         "shift did: repositioned, disengaged, or both; absent: the unit was not "
+                                         "engaged or did not shift")
+    repositioned_with: list[str] = Field(default_factory=list, title="Repositioned with", description="the enemy "
+                                         "units an engaged unit's shift still touches on the same contacted edges")
+    disengaged_from: list[str] = Field(default_factory=list, title="Disengaged from", description="the enemy units "
+                                       "an engaged unit's shift left, 1 panic token each")
     activation_ends: bool = False
     template_sizes: str = ""
     drawing: list[Shape] = Field(default_factory=list)
@@ -221,12 +245,12 @@ def touching(table: Table, unit: Unit) -> tuple[list[Unit], list[Terrain]]:
     return units, pieces
 
 
-@rule("rwm.47.2", "rwm.73.2", "rwm.17.2", "rwm.55.4.b1", "rwm.47", "rwm.34", "rwm.81.8")
+@rule("rwm.47.2", "rwm.17.2", "rwm.55.4.b1", "rwm.47", "rwm.34", "rwm.81.8")
 def may_move(table: Table, pos: MovePosition, unit: Unit, engaged: list[Unit], home: Terrain | None,
              out: MoveOutcome, trace: Trace) -> bool:
     """Return whether the move is resolved here: a march goes forward, an engaged unit (as ``contact`` finds it,
-    occupied terrain included) neither marches nor (here) shifts, except out of the terrain it occupies, and a
-    unit still engaged cannot close in."""
+    occupied terrain included) does not march and its shift repositions or disengages it (73.2, ruled by
+    ``engaged_shift``'s steps), an occupant's shift is an exit instead, and a unit still engaged cannot close in."""
     if pos.action == "march" and pos.direction not in (None, "forward"):
         trace.violate(f"a march moves the unit forward, not {pos.direction}", "rwm.55.4.b1", "rwm.47")
         return False
@@ -251,9 +275,7 @@ def may_move(table: Table, pos: MovePosition, unit: Unit, engaged: list[Unit], h
         out.final = _place(unit)
         return False
     if engaged:
-        trace.violate(f"{unit.label} is engaged with {names}; an engaged unit's shift repositions or disengages "
-                      "it, which the situation Shift while engaged rules on, not this one", "rwm.73.2")
-        return False
+        return engaged_may_shift(unit, engaged, trace)
     return True
 
 
@@ -411,6 +433,8 @@ class Met:
     terrain: list[Terrain]
     through: dict[str, Terrain] = field(default_factory=dict)
     """The enemies collided with through the terrain they occupy (81.8.b2), each with its piece."""
+    beside: dict[str, Terrain] = field(default_factory=dict)
+    """The enemies collided with by entering terrain they touch (81.8.b3), each with its piece."""
 
 
 @rule("rwm.81.8", "rwm.81.8.b2")
@@ -479,6 +503,38 @@ def closing_in(table: Table, unit: Unit, pos: MovePosition, met: Met, out: MoveO
     return False
 
 
+@rule("rwm.81.8.b3", "rwm.81.8", "rwm.34", "rwm.18.1")
+def entering_collisions(table: Table, unit: Unit, pos: MovePosition, met: Met, out: MoveOutcome, trace: Trace,
+                        corpus: Corpus) -> None:
+    """The enemies touching the terrain the unit enters (81.8.b3): it resolves the collision as though it had
+    collided with each of them (panic when not charging, a charge target), and once on the piece it is engaged
+    with them (81.8)."""
+    if not pos.enter_terrain:
+        return
+    open_ = terrain_moves.may_enter(table, unit, met.terrain, Trace())  # its steps are told when it enters
+    if not open_:
+        return
+    piece = open_[0]
+    found = [u for u in table.units if u.id != unit.id and not u.is_allied(unit) and u not in met.enemies
+             and is_touching(u.shape, piece.shape)]
+    if not found:
+        return
+    met.enemies += found
+    met.beside.update({e.id: piece for e in found})
+    out.collided += [e.id for e in found]
+    names = and_list([e.label for e in found])
+    trace.step(f"{unit.label} is to enter {piece.label}, which {names} {'touches' if len(found) == 1 else 'touch'}: "
+               f"it resolves the collision as though it had collided with {names}, and once it occupies "
+               f"the piece they are engaged, {possessive(names) if len(found) == 1 else 'their'} touching "
+               f"{'edge' if len(found) == 1 else 'edges'} counting as touching its front edge.", "rwm.81.8.b3",
+               "rwm.81.8", "rwm.34")
+    if not charge.is_charge(pos.modifier):
+        panic = collision_panic(pos.action, pos.modifier, len(found), corpus)
+        out.panic_tokens += panic
+        trace.step(f"Colliding so with {plural(len(found), 'enemy unit')}: {unit.label} takes {tokens(panic)}.",
+                   "rwm.18.1", "rwm.81.8.b3")
+
+
 def _drawing(unit: Unit, mv: Motion | None, moved: Travel | None, end: Unit | None, table: Table) -> list[Shape]:
     """Return what the board draws: template, start, path, blocked spot and slide, end."""
     shapes = [outline("start", unit.shape, unit.id, f"{unit.label} before the move")]
@@ -505,8 +561,11 @@ def _charge(table: Table, unit: Unit, pos: MovePosition, met: Met | None, moved:
     target, legal = charge.charge_target(unit, enemies, pos.charge_target, trace)
     out.charge_target = target
     piece = met.through.get(target or "") if met is not None else None
+    beside = met.beside.get(target or "") if met is not None else None
     if target is not None and piece is not None:
         out.target_edges, out.flanking = charge.terrain_hit(unit, table.unit(target), piece, trace)
+    elif target is not None and beside is not None:
+        out.target_edges, out.flanking = charge.entered_hit(unit, table.unit(target), beside, trace)
     elif target is not None and final is not None:
         out.target_edges, out.flanking = charge.edge_hit(final, next(e for e in enemies if e.id == target), trace)
     return legal
@@ -586,6 +645,9 @@ def resolve_move(pos: MovePosition, trace: Trace, corpus: Corpus) -> MoveOutcome
     if home is not None:
         _exit(table, unit, home, pos, engaged, out, trace, corpus)
         return out
+    if engaged:
+        _engaged_shift(table, unit, pos, engaged, templates, out, trace, corpus)
+        return out
     speed = out.speed = resulting_speed(pos, unit, trace)
     if speed <= 0:
         out.drawing = _drawing(unit, None, None, None, table)
@@ -597,6 +659,42 @@ def resolve_move(pos: MovePosition, trace: Trace, corpus: Corpus) -> MoveOutcome
         return out
     _travel(table, unit, pos, chosen, templates, out, trace, corpus)
     return out
+
+
+@rule("rwm.73", "rwm.55.1")
+def _engaged_shift(table: Table, unit: Unit, pos: MovePosition, engaged: list[Unit], templates: Templates,
+                   out: MoveOutcome, trace: Trace, corpus: Corpus) -> None:
+    """An engaged unit's shift (73.2-73.5): the straight template of its speed carries it the way it moves, and the
+    engaged shift's own ruling says whether it repositions or disengages, with its panic tokens."""
+    if pos.modifier is not None:
+        raise UnreadableInputError(f"an engaged unit's shift is ruled on the straight template only; the "
+                                   f"{pos.modifier.replace('-', ' ')} modifier with it is not ruled here",
+                                   path="modifier")
+    speed = out.speed = resulting_speed(pos, unit, trace)
+    if speed <= 0:
+        out.drawing = _drawing(unit, None, None, None, table)
+        trace.summarize(_summary(table, unit, pos, out))
+        return
+    chosen = choose_template(pos, unit, speed, templates, trace)
+    if chosen is None:  # pragma: no cover - a straight template never asks which way it bends
+        return
+    length = templates.straight[chosen.speed - 1]
+    direction = pos.direction or "forward"
+    trace.step(f"This table's speed-{chosen.speed} straight template is {widths(length)} long: {unit.label} "
+               f"shifts {direction} by up to that much, stopping where it would overlap an obstacle.", "rwm.73",
+               "rwm.55.1")
+    res = EngagedShiftOutcome(engaged_with=[e.id for e in engaged])
+    ok = shift_engaged(table, unit, engaged, direction_vector(unit, direction), length, res, trace, corpus)
+    out.template, out.template_speed = template_words("straight", chosen.speed, None), chosen.speed
+    out.moves, out.distance = ok and res.moved > 0, res.moved if ok else 0.0
+    out.stopped_by, out.panic_tokens = res.stopped_by, res.panic_tokens
+    if res.final is not None:
+        out.final = Placement(front=res.final.front, facing=res.final.facing)
+    out.shift_kind, out.repositioned_with, out.disengaged_from = res.kind, res.repositioned_with, res.disengaged_from
+    if ok:
+        out.collided = [i for i in res.new_contacts if table.has_unit(i)]
+        out.collided_terrain = [i for i in res.new_contacts if not table.has_unit(i)]
+    out.drawing = res.drawing
 
 
 def _travel(table: Table, unit: Unit, pos: MovePosition, chosen: Chosen, templates: Templates, out: MoveOutcome,
@@ -614,6 +712,7 @@ def _travel(table: Table, unit: Unit, pos: MovePosition, chosen: Chosen, templat
         if not closing_in(table, unit, pos, met, out, trace):
             out.drawing = _drawing(unit, chosen.motion, moved, None, table)
         return
+    entering_collisions(table, unit, pos, met, out, trace, corpus)
     if not _charge(table, unit, pos, met, True, out, trace, end):
         return
     placed = _terrain(table, unit, pos, met, out, trace)
