@@ -229,17 +229,43 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     from engine.errors import UnreadableInputError
 
     try:
-        ruling = resolve(_read_position(args.file))
+        position = _read_position(args.file)
+        ruling = resolve(position)
     except UnreadableInputError as exc:
         return _unreadable(exc, args.json)
     if args.json:
         _print_json(ruling.to_json())
         return 0
-    _print_ruling(ruling)
+    _print_ruling(ruling, _piece_names(position))
     return 0
 
 
-def _print_ruling(ruling: Resolution) -> None:
+def _piece_names(position: Any) -> dict[str, str]:
+    """Return the names a player reads for a table position's handles (units and terrain; empty otherwise)."""
+    names: dict[str, str] = {}
+    if not isinstance(position, dict):
+        return names
+    for key, fallback, word in (("units", "name", "Unit"), ("terrain", "kind", "Terrain")):
+        pieces = position.get(key)
+        for i, piece in enumerate(pieces if isinstance(pieces, list) else []):
+            if isinstance(piece, dict) and isinstance(piece.get("id"), str):
+                name = piece.get(fallback)
+                names[piece["id"]] = name.strip() if isinstance(name, str) and name.strip() else f"{word} {i + 1}"
+    return names
+
+
+def _named(value: Any, names: Mapping[str, str]) -> Any:
+    """Return an outcome value with table handles replaced by the pieces' names (strings in lists and maps)."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): _named(v, names) for k, v in value.items()}
+    return value
+
+
+def _print_ruling(ruling: Resolution, names: Mapping[str, str] | None = None) -> None:
     """Print a ruling (:class:`engine.core.Resolution`) for a player: summary, reading, steps, decisions, outcome."""
     from engine.core import load_situations
 
@@ -265,8 +291,10 @@ def _print_ruling(ruling: Resolution) -> None:
             print(f"  - {d.who}: choose {d.choose}{opts}; answer at {d.field}  [{', '.join(d.cites)}]")
     print("\nOutcome:")
     for key, value in ruling.outcome.items():
-        if key != "violations":
-            print(f"  {sit.label(key)}: {_shown(value, sit.values.get(key, {}))}")
+        if key == "drawing":
+            print(f"  {sit.label(key)}: {len(value)} (drawn on the table board)")
+        elif key != "violations":
+            print(f"  {sit.label(key)}: {_shown(_named(value, names or {}), sit.values.get(key, {}))}")
     for v in ruling.outcome.get("violations", []):
         print(f"  violation: {v['message']}  [{', '.join(v['cites'])}]")
 

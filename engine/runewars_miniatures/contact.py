@@ -21,7 +21,7 @@ from pydantic import model_validator
 from shapely.geometry import LineString
 from shapely.ops import nearest_points
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, maybe, refuse
@@ -456,7 +456,20 @@ def _flank_steps(a: Unit, b: Unit, ea: list[str] | None, eb: list[str] | None, r
                    "flanking.", "rwm.41.1")
 
 
-@situation(GAME, "contact", ContactPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "engaged": "Engaged pairs",
+    "allied_touching": "Allied units touching",
+    "unengaged": "Touching but not engaged",
+    "contacted_edges": "Edges in contact",
+    "corner_only": "Touching by a corner only",
+    "flanking": "Flanking",
+    "contacts": "Every contact",
+    "overlaps": "Overlapping pieces",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "contact", ContactPosition, labels=TABLE_LABELS)
 @rule("rwm.34.3.b1", "rwm.77.2", "rwm.34.5", "rwm.34")
 def resolve_contact(pos: ContactPosition, trace: Trace, corpus: Corpus) -> ContactOutcome | Overlaps:
     """Say which units on the table are engaged, which edges are contacted and who is flanking whom."""

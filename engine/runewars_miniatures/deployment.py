@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, model_validator
 from shapely.geometry import LineString, Polygon
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, maybe, refuse
@@ -259,7 +259,17 @@ def _drawing(table: Table, areas: Sequence[Area], results: Sequence[UnitDeployme
     return out
 
 
-@situation(GAME, "deployment", DeploymentPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "units": "Units deployed",
+    "terrain": "Terrain placed",
+    "order_legal": "Deployed in the right order",
+    "overlaps": "Overlapping pieces",
+    "drawing": "Shapes drawn",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "deployment", DeploymentPosition, labels=TABLE_LABELS)
 def resolve_deployment(pos: DeploymentPosition, trace: Trace, corpus: Corpus) -> DeploymentOutcome:
     """Say whether each unit is deployed inside its own deployment area, the terrain placed legally, and the
     order of deployment kept."""

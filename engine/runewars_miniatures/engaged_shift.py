@@ -38,7 +38,7 @@ import shapely.affinity
 from pydantic import ConfigDict, model_validator
 from shapely.geometry import Polygon
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Outcome, labelled, refuse
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
@@ -314,7 +314,24 @@ def _in_terrain(table: Table, unit: Unit, trace: Trace) -> bool:
     return True
 
 
-@situation(GAME, "engaged_shift", EngagedShiftPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "kind": "What the shift is",
+    "engaged_with": "Engaged with",
+    "moved": "Distance moved (tray widths)",
+    "stopped_by": "Stopped by",
+    "final": "Where it ends (front edge midpoint, facing)",
+    "repositioned_with": "Still engaged with (repositioned)",
+    "disengaged_from": "Disengaged from",
+    "panic_tokens": "Panic tokens",
+    "new_contacts": "New contacts",
+    "changed_edges": "Contacted edges changed",
+    "drawing": "Shapes drawn",
+    "overlaps": "Overlapping pieces",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "engaged_shift", EngagedShiftPosition, labels=TABLE_LABELS)
 @rule("rwm.73")
 def resolve_engaged_shift(pos: EngagedShiftPosition, trace: Trace,
                           corpus: Corpus) -> EngagedShiftOutcome | Overlaps:

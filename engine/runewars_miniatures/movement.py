@@ -35,7 +35,7 @@ import shapely
 from pydantic import ConfigDict, model_validator
 from shapely.geometry import Polygon
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, _absent, labelled, maybe, refuse
@@ -626,7 +626,38 @@ def _exit(table: Table, unit: Unit, piece: Terrain, pos: MovePosition, engaged: 
                         "fails.")
 
 
-@situation(GAME, "move", MovePosition)
+TABLE_LABELS: dict[str, Label] = {
+    "moves": "Moves",
+    "template": "Template used",
+    "template_speed": "Template speed",
+    "speed": "Speed",
+    "distance": "Distance moved (tray widths)",
+    "final": "Where it ends (front edge midpoint, facing)",
+    "stopped_by": "Stopped by",
+    "collided": "Collided with",
+    "collided_terrain": "Terrain collided with",
+    "passed_over": "Allied trays passed over",
+    "nudged_past": "Nudged past (connectors)",
+    "panic_tokens": "Panic tokens",
+    "damage": "Damage (Deadly)",
+    "impact_tokens": "Impact panic tokens",
+    "charge_target": "Charge attack target",
+    "target_edges": "Target's edges hit",
+    "flanking": "Flanking",
+    "entered": "Terrain entered",
+    "exited": "Terrain exited",
+    "shift_kind": "Engaged shift",
+    "repositioned_with": "Still engaged with (repositioned)",
+    "disengaged_from": "Disengaged from",
+    "activation_ends": "Activation ends",
+    "template_sizes": "Template sizes used",
+    "drawing": "Shapes drawn",
+    "overlaps": "Overlapping pieces",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "move", MovePosition, labels=TABLE_LABELS)
 @rule("rwm.55", "rwm.55.1")
 def resolve_move(pos: MovePosition, trace: Trace, corpus: Corpus) -> MoveOutcome | Overlaps:
     """Move a unit along its template: where it ends, what it collides with, and the charge and terrain effects."""

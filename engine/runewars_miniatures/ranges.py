@@ -29,7 +29,7 @@ from pydantic import model_validator
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Outcome, maybe, refuse
 from engine.runewars_miniatures.areas import (
@@ -319,7 +319,23 @@ def _at_within_beyond(target: Unit, m: Measure, bands: int, trace: Trace) -> Non
                    f"{'them' if len(m.beyond) > 1 else 'it'}.", "rwm.64.6.b2")
 
 
-@situation(GAME, "range", RangePosition)
+TABLE_LABELS: dict[str, Label] = {
+    "range": "Range",
+    "distance": "Distance (tray widths)",
+    "at": "Measured at",
+    "within": "Within range",
+    "beyond": "Beyond range",
+    "closest": "Closest points",
+    "farthest": "Farthest distance (tray widths)",
+    "farthest_point": "Farthest points",
+    "band": "Range band length",
+    "overlaps": "Overlapping pieces",
+    "drawing": "Shapes drawn",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "range", RangePosition, labels=TABLE_LABELS)
 def resolve_range(pos: RangePosition, trace: Trace, corpus: Corpus) -> RangeOutcome | Overlaps:
     """Measure the range from one unit to another unit or to an edge between their closest points, with
     at/within/beyond."""

@@ -31,7 +31,7 @@ from typing import Literal
 from pydantic import ConfigDict, model_validator
 from shapely.geometry import LineString, Point
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, maybe, refuse
@@ -329,7 +329,24 @@ def _drawing(table: Table, unit: Unit, end: Unit, ok: bool, out: ReformOutcome) 
     return shapes
 
 
-@situation(GAME, "reform", ReformPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "reforms": "Reforms",
+    "engaged_with": "Engaged with",
+    "pivot": "Turns about",
+    "pivot_tray": "Tray turned about",
+    "turned_by": "Turned by (degrees)",
+    "final": "Where it ends (front edge midpoint, facing)",
+    "blocked_by": "Blocked by",
+    "new_contacts": "New contacts",
+    "lost_contacts": "Contacts lost",
+    "changed_edges": "Contacted edges changed",
+    "drawing": "Shapes drawn",
+    "overlaps": "Overlapping pieces",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "reform", ReformPosition, labels=TABLE_LABELS)
 @rule("rwm.68", "rwm.68.1")
 def resolve_reform(pos: ReformPosition, trace: Trace, corpus: Corpus) -> ReformOutcome | Overlaps:
     """Turn a unit in place (about its centre, or engaged about a tray) and say whether it may end there."""

@@ -29,7 +29,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Outcome, refuse
@@ -532,7 +532,19 @@ def sight_drawing(table: Table, unit: Unit, seen: Sight) -> list[Shape]:
     return out
 
 
-@situation(GAME, "line_of_sight", SightPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "in_arc": "In the firing arc",
+    "line_of_sight": "Line of sight",
+    "witness": "A clear sight line (from, to)",
+    "blockers": "Blocked by",
+    "arc_degrees": "Firing arc (degrees)",
+    "overlaps": "Overlapping pieces",
+    "drawing": "Shapes drawn",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "line_of_sight", SightPosition, labels=TABLE_LABELS)
 def resolve_line_of_sight(pos: SightPosition, trace: Trace, corpus: Corpus) -> SightOutcome | Overlaps:
     """Say whether a unit has line of sight to a target inside its firing arc, and what is in the way."""
     table = read_table(pos.table, pos.units, pos.terrain, need_arc=True)

@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, model_validator
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, Outcome, labelled, maybe, refuse
 from engine.runewars_miniatures.common import (
@@ -391,7 +391,28 @@ def _collision(table: Table, pos: SquaringPosition, active: Unit, touching: list
     return target
 
 
-@situation(GAME, "squaring_up", SquaringPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "squares_up": "Squares up",
+    "target": "Squares up to",
+    "collision": "Collision",
+    "counts": "Counts as",
+    "pivot": "Pivot",
+    "facing": "Facing after",
+    "enemy_edge": "Enemy edge",
+    "flanking": "Flanking",
+    "slide_options": "Slide options",
+    "final": "Where it ends (front edge midpoint, facing)",
+    "panic_tokens": "Panic tokens",
+    "collided": "Collided with",
+    "pivot_point": "Pivot point",
+    "after_pivot": "After the pivot",
+    "blocked_by": "Blocked by",
+    "overlaps": "Overlapping pieces",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "squaring_up", SquaringPosition, labels=TABLE_LABELS)
 def resolve_squaring_up(pos: SquaringPosition, trace: Trace, corpus: Corpus) -> SquaringOutcome | Overlaps:
     """Square a unit up after a collision (or on revealing while engaged): pivot, slide, flank and panic."""
     table = read_table(pos.table, pos.units, pos.terrain)

@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, model_validator
 
-from engine.core import Trace, rule, situation
+from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
 from engine.runewars_miniatures.common import GAME, Game, Name, and_list, plural, possessive
@@ -233,7 +233,15 @@ def _both(pos: SameTimingPosition, window: str, first: list[int], second: list[i
     return None
 
 
-@situation(GAME, "same_timing", SameTimingPosition)
+TABLE_LABELS: dict[str, Label] = {
+    "order": "Order of resolution",
+    "windows": "Timing windows",
+    "waiting_for_choice": "Waiting for a player's choice",
+}
+"""The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
+
+
+@situation(GAME, "same_timing", SameTimingPosition, labels=TABLE_LABELS)
 def resolve_same_timing(pos: SameTimingPosition, trace: Trace, corpus: Corpus) -> SameTimingOutcome:
     """Put both players' effects in the order they resolve, window by window."""
     _players(pos, trace)
