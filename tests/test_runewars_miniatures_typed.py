@@ -27,7 +27,7 @@ UNITS = [{"id": "a", "player": "p", "front": [0, 0], "facing": 0, "files": 2, "r
 
 def test_every_situation_declares_a_position_model() -> None:
     mine = {name: sit for (game, name), sit in load_situations().items() if game == GAME}
-    assert len(mine) >= 13 and {"reform", "engaged_shift", "same_timing"} <= set(mine)
+    assert len(mine) >= 14 and {"reform", "engaged_shift", "same_timing", "deployment", "move"} <= set(mine)
     for name, sit in mine.items():
         assert sit.model is not None and issubclass(sit.model, Position), name
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, abort, render_template, url_for
 
+from engine.runewars_miniatures.table import Shape
 from webapp.api import services
 
 bp = Blueprint("boards", __name__, url_prefix="/boards")
@@ -34,6 +36,19 @@ EXTRA_EDITORS: dict[str, list[str]] = {
     "runewars-miniatures": ["table.js", "roster-import.js"],
     "runewars": ["runewars-map-situations.js"],
 }
+
+
+def board_data(game: str) -> dict[str, Any]:
+    """Return what a game's editor modules read from the page besides the situations' schemas.
+
+    RuneWars Miniatures: the words of the shapes the engine derives for the table board to draw (``shape_roles``:
+    role -> player words, the ``x-enum-labels`` of :class:`engine.runewars_miniatures.table.Shape`), for its
+    legend.
+    """
+    if game != "runewars-miniatures":
+        return {}
+    role = Shape.model_json_schema()["properties"]["role"]
+    return {"shape_roles": dict(role.get("x-enum-labels", {}))}
 
 
 def editor_modules(game: str) -> list[str]:
@@ -60,4 +75,5 @@ def board(game: str) -> str:
     main = MAIN.get(game, ("", ""))[0]
     return render_template("boards/board.html", game=game, game_name=svc.corpus.games[game],
                            situations=names, main=main if main in names else (names[0] if names else ""),
-                           editors=json.dumps(editor_modules(game)))
+                           editors=json.dumps(editor_modules(game)),
+                           board_data=json.dumps(board_data(game)))

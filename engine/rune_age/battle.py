@@ -15,6 +15,16 @@ from pydantic import model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import MAX_ITEMS, Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
+from engine.rune_age.scenarios import (
+    END_WORDS,
+    ENDS_LABEL,
+    SCENARIO_NAMES,
+    NamedScenario,
+    ScenarioEnd,
+    is_eliminated,
+    scenario_end_field,
+    settle_end,
+)
 from engine.rune_age.words import article, capital, listing, plural, times
 
 MAX_STRENGTH = 99
@@ -115,6 +125,14 @@ class BattlePosition(OpenPosition):
     destroyed_by_attrition: list[Annotated[str, Field(max_length=200)]] = Field([], max_length=MAX_ITEMS)
     resolution_bonuses: list[Bonus] = Field([], max_length=MAX_ITEMS)
     already_attacked_this_round: bool = False
+    home_realm_damage_before: int | None = maybe(
+        "Against an Instant: the damage already on the defending player's Home Realm, in damage points (left out: "
+        "not known, so whether he is eliminated is not ruled).", title="Damage already on the Home Realm",
+        ge=0, le=MAX_STRENGTH)
+    scenario: NamedScenario | None = maybe("The scenario played (read when the Instant eliminates the player).")
+    players_in_game: int | None = maybe("How many players are in the game, the defending player included (read "
+                                        "when the Instant eliminates him).", title="Players in the game",
+                                        ge=1, le=4)
 
     def reading(self) -> list[str]:
         """Restate the attacker, the target, the army card by card, the attrition so far and every bonus."""
@@ -132,6 +150,10 @@ class BattlePosition(OpenPosition):
         elif t.attrition_icons:
             out.append("Attrition: the die is not rolled yet.")
         out.append(bonus_words(self.resolution_bonuses, self.army))
+        if t.kind == "instant" and self.home_realm_damage_before is not None:
+            out.append(f"Damage already on the Home Realm: {self.home_realm_damage_before}.")
+        if self.scenario:
+            out.append(f"Scenario: {SCENARIO_NAMES[self.scenario]}.")
         return out
 
     @model_validator(mode="after")
@@ -243,6 +265,7 @@ LABELS: dict[str, Label] = {
     "home_realm_damage": "Home Realm damage", "destroyed_by_attrition": "Destroyed by attrition",
     "destroyed_at_end_of_combat": "Destroyed at End of Combat",
     "army_strength_before_attrition": "Army strength before attrition",
+    "home_realm_total": "Home Realm damage in all", "eliminated": "Player eliminated", "scenario_end": ENDS_LABEL,
 }
 
 
@@ -292,6 +315,9 @@ class BattleOutcome(Outcome):
     destroyed_by_attrition: list[str] = Field(default_factory=list)
     destroyed_at_end_of_combat: list[str] = Field(default_factory=list)
     army_strength_before_attrition: int | None = Field(None, exclude_if=lambda v: v is None)
+    home_realm_total: int | None = Field(None, exclude_if=lambda v: v is None)
+    eliminated: bool | None = Field(None, exclude_if=lambda v: v is None)
+    scenario_end: ScenarioEnd | None = scenario_end_field()
 
 
 def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
@@ -319,19 +345,21 @@ def _summary(pos: BattlePosition, out: BattleOutcome, trace: Trace) -> str:
         first = f"After losing {', '.join(lost)} to attrition, the army" if lost else "The army"
         return f"{first} ({a_str}) {verb} {label} ({t_str}){tie}."
     if target.kind == "instant":
+        out_words = (f" ({out.home_realm_total} in all) and the player is eliminated"
+                     f"{END_WORDS.get(out.scenario_end or '', '')}" if out.eliminated else "")
         return (f"{capital(label)} ({t_str}) beats the army ({a_str}){after}: the Home Realm "
-                f"takes {out.home_realm_damage} damage.")
+                f"takes {out.home_realm_damage} damage{out_words}.")
     return f"The attack fails: {label} ({t_str}) is stronger than the army ({a_str}){after}."
 
 
-@rule("ra.conduct-a-battle.1")
+@rule("ra.conduct-a-battle.1", "ra.conduct-a-battle")
 def _declare(pos: BattlePosition, army: Sequence[Card], trace: Trace) -> bool:
     """Step 1, Declare target: name the target; return whether the attack may be made at all."""
     target = pos.target
     kind, name = target.kind, target_label(target)
     what = {"instant": "defends his Home Realm against", "enemy": "attacks"}.get(kind, "tries to secure")
-    trace.step(f"Declare target: the player {what} {name} (strength {target.strength}).",
-               "ra.conduct-a-battle.1")
+    trace.step(f"Declare target: the player {what} {name} (strength {target.strength}); a battle, as no other "
+               f"player controls it.", "ra.conduct-a-battle.1", "ra.conduct-a-battle")
     if kind == "stronghold" and not can_attack_stronghold(target.faction, pos.attacker_faction):
         trace.violate(f"the stronghold belongs to {faction_name(target.faction)}; a player may only attack "
                       f"and secure his own faction's strongholds", can_attack_stronghold)
@@ -391,7 +419,25 @@ def _attrition(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace:
     return remaining
 
 
-def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace) -> None:
+@rule("ra.conduct-a-battle.4.instant-damage", "ra.player-elimination")
+def _instant_elimination(pos: BattlePosition, out: BattleOutcome, trace: Trace, corpus: Corpus) -> None:
+    """The Instant's damage lands: with the damage already there known, is the player eliminated, and what
+    does that do to the game?"""
+    before = pos.home_realm_damage_before
+    if before is None:
+        return
+    total = out.home_realm_total = before + (out.home_realm_damage or 0)
+    out.eliminated = is_eliminated(total, corpus)
+    limit = corpus.fact("ra.player-elimination", "elimination_damage")
+    trace.step(f"The Home Realm now holds {before} + {out.home_realm_damage} = {total} damage: "
+               + (f"at least {limit}, so the player is eliminated." if out.eliminated
+                  else f"under {limit}, so the player stays in the game."), is_eliminated)
+    if out.eliminated:
+        out.scenario_end = settle_end(pos.scenario, pos.players_in_game, "the defending player", trace)
+
+
+@rule("ra.conduct-a-battle.4.secure", "ra.conduct-a-battle.4.enemy", "ra.conduct-a-battle.4.instant-repelled")
+def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace: Trace, corpus: Corpus) -> None:
     """Step 4, Resolution: compare strengths (ties to the army) and apply the result."""
     target = pos.target
     kind, name = target.kind, target_label(target)
@@ -420,6 +466,7 @@ def _resolution(pos: BattlePosition, army: list[Card], out: BattleOutcome, trace
         out.home_realm_damage, out.result = dmg, "home_realm_damaged"
         trace.step(f"The Instant wins: the Home Realm takes {target.strength} − {army_strength} = {dmg} "
                    f"damage (the Instant's strength minus the army's, as corrected by the errata).", instant_damage)
+        _instant_elimination(pos, out, trace, corpus)
     else:
         out.result = "unchanged"
         trace.step(f"{capital(name)} is stronger: the attack fails; the card stays where it is and may be attacked "
@@ -452,7 +499,7 @@ def resolve_battle(pos: BattlePosition, trace: Trace, corpus: Corpus) -> BattleO
     remaining = _attrition(pos, army, out, trace)
     if remaining is None:
         return out
-    _resolution(pos, remaining, out, trace)
+    _resolution(pos, remaining, out, trace, corpus)
     _end_of_combat(remaining, out, trace)
     return out
 

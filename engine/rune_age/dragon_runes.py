@@ -19,7 +19,14 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.rune_age.siege import SCENARIO_NAMES, Scenario
+from engine.rune_age.scenarios import (
+    ENDS_LABEL,
+    SCENARIO_NAMES,
+    Scenario,
+    ScenarioEnd,
+    end_on_elimination,
+    scenario_end_field,
+)
 from engine.rune_age.words import choice, possessive
 
 EVENT_TYPES = {"use": "A player uses his card", "discovery": "Dragon Rune Discovery (a new card)",
@@ -118,11 +125,12 @@ class DragonRunesOutcome(Outcome):
     dragon_runes: dict[str, str | None]
     removed_from_game: list[str] = Field(default_factory=list)
     exhausted: list[str] = Field(default_factory=list)
+    scenario_end: ScenarioEnd | None = scenario_end_field()
 
 
 LABELS: dict[str, Label] = {
     "obtains": "Obtains a Dragon Rune power", "dragon_runes": "Active Dragon Rune powers",
-    "removed_from_game": "Removed from the game", "exhausted": "Exhausted (used)",
+    "removed_from_game": "Removed from the game", "exhausted": "Exhausted (used)", "scenario_end": ENDS_LABEL,
 }
 
 
@@ -239,11 +247,16 @@ def resolve_dragon_runes(pos: DragonRunesPosition, trace: Trace, corpus: Corpus)
         _discover(pos.event, out, trace)
     else:
         _eliminate(pos.event, out, trace)
+        loser = _named(pos.event.eliminated)
+        others = [p.player for p in pos.players if p.player != loser]
+        out.scenario_end = end_on_elimination(pos.scenario, loser, others, trace)
     if trace.decisions:
         trace.summarize(f"{out.obtains} now holds two Dragon Rune power cards and must choose which one stays "
                         f"active; the other is removed from the game.")
     elif not trace.violations:
-        trace.summarize(_summary(out))
+        last = [p.player for p in pos.players if p.player != pos.event.eliminated]
+        trace.summarize(_summary(out) + (f" {last[0]} is the last player left and wins the game."
+                                         if out.scenario_end == "last_player_wins" else ""))
     return out
 
 

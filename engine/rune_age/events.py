@@ -11,7 +11,7 @@ from typing import Literal
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome
-from engine.rune_age.siege import SCENARIO_NAMES, NamedScenario
+from engine.rune_age.scenarios import SCENARIO_NAMES, NamedScenario
 from engine.rune_age.words import listing, plural
 
 
@@ -23,6 +23,13 @@ class Enemy(Model):
     drawn_this_round: bool = False
 
 
+class Hand(Model):
+    """A player and the cards in his hand once the Event card is resolved."""
+
+    player: str = Field(max_length=80, min_length=1, title="Player")
+    cards_in_hand: int = Field(ge=0, le=20, title="Cards in his hand")
+
+
 class EventPhasePosition(OpenPosition):
     """The start of a Rune Age Event phase: the scenario, the Event cards left and the Enemies in play."""
 
@@ -31,6 +38,11 @@ class EventPhasePosition(OpenPosition):
     scenario: NamedScenario
     event_deck_remaining: int = Field(ge=0, le=40)
     enemies: list[Enemy] = Field([], max_length=40)
+    hands: list[Hand] = Field([], max_length=4, title="Hands after the Event card",
+                              description="Each player's hand once the Event card is resolved (none listed: the "
+                                          "refill is not ruled).")
+    holy_war: bool = Field(False, title="Holy War is in play")
+    renegade_oracle: bool = Field(False, title="Renegade Oracle's effect is waiting")
 
     def reading(self) -> list[str]:
         """Restate the scenario, the Event cards left and the Enemies in play with their start-of-phase abilities."""
@@ -43,6 +55,11 @@ class EventPhasePosition(OpenPosition):
                 ["drawn this round"] if e.drawn_this_round else [])
             enemies.append(f"{e.name} ({', '.join(notes)})" if notes else e.name)
         out.append(f"Enemies in play: {listing(enemies)}." if enemies else "No Enemy in play.")
+        if self.hands:
+            out.append("Hands after the Event card: " + listing(f"{h.player} {h.cards_in_hand}" for h in self.hands)
+                       + (" (Holy War in play)." if self.holy_war else "."))
+        if self.renegade_oracle:
+            out.append("Renegade Oracle's effect is waiting.")
         return out
 
 
@@ -55,6 +72,7 @@ class EventPhaseOutcome(Outcome):
     triggers: list[str]
     game_over: bool = False
     result: EventResult = "draw_event"
+    draws: dict[str, int] = Field(default_factory=dict, exclude_if=lambda v: not v)
 
 
 @rule("ra.enemy-event-cards.start-of-event-phase", "rafaq.faq.general.10")
@@ -72,6 +90,7 @@ def is_game_over_on_empty_deck(scenario: str, corpus: Corpus) -> bool:
 
 LABELS: dict[str, Label] = {
     "triggers": "Start-of-Event-phase abilities that resolve", "game_over": "Game over",
+    "draws": "Cards each player draws to refill his hand",
     "result": ("Result", {"draw_event": "Draw an Event card", "all_players_win": "All players win",
                           "reshuffle_stage_2": "Reshuffle the Stage 2 Events"}),
 }
@@ -87,7 +106,9 @@ def _summary(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace) -> s
     first = (f"{listing(triggers)} resolve{'s' if len(triggers) == 1 else ''} "
              f"{'its start-of-Event-phase ability' if len(triggers) == 1 else 'their start-of-Event-phase abilities'}"
              if triggers else "No start-of-Event-phase ability resolves")
-    return f"{first}; {THEN[out.result]}."
+    refill = f"; then every player draws back up to {5 - pos.holy_war}" if out.draws else ""
+    oracle = ", and only then Renegade Oracle resolves" if out.draws and pos.renegade_oracle else ""
+    return f"{first}; {THEN[out.result]}{refill}{oracle}."
 
 
 @rule("ra.enemy-event-cards")
@@ -121,10 +142,36 @@ def _draw(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace, corpus:
                    "deck (Stage 1 Events are not reused), then draw.", "ra.event-cards-the-event-phase.depleted")
 
 
+@rule("rafaq.faq.scenarios.the-cataclysm.1", "ra.drawing-cards")
+def refill_to(holy_war: bool, corpus: Corpus) -> int:
+    """Return the hand size players draw back up to: 5, or 4 while Holy War is in play."""
+    return 4 if holy_war else 5
+
+
+@rule("ra.event-cards-the-event-phase.replenish", "rafaq.faq.general.9", "rafaq.errata.rulebook.back-cover",
+      "rafaq.oa.scenarios.ascent-of-the-overlord.1", "ra.event-cards-the-event-phase")
+def _refill(pos: EventPhasePosition, out: EventPhaseOutcome, trace: Trace, corpus: Corpus) -> None:
+    """Once the Event card is resolved, every player draws back up to 5 (4 under Holy War); then Renegade Oracle."""
+    if not pos.hands or out.game_over:
+        return
+    size = refill_to(pos.holy_war, corpus)
+    out.draws = {h.player: max(0, size - h.cards_in_hand) for h in pos.hands}
+    trace.step("The Event card resolved, every player draws back up to "
+               + (f"{size} cards (Holy War caps the refill after the Event phase too): " if pos.holy_war
+                  else f"{size} cards (the round summary's missing last step): ")
+               + listing(f"{k} draws {v}" for k, v in out.draws.items()) + ".",
+               "ra.event-cards-the-event-phase.replenish", "rafaq.faq.general.9", "rafaq.errata.rulebook.back-cover",
+               *([refill_to] if pos.holy_war else []))
+    if pos.renegade_oracle:
+        trace.step("Only after the hands are refilled does Renegade Oracle's effect resolve.",
+                   "rafaq.oa.scenarios.ascent-of-the-overlord.1")
+
+
 @situation("rune-age", "event_phase", EventPhasePosition, labels=LABELS)
 @summarized(_summary)
 def resolve_event_phase(pos: EventPhasePosition, trace: Trace, corpus: Corpus) -> EventPhaseOutcome:
     """Resolve the start of an Event phase: which Enemy abilities trigger, and an empty Event deck."""
     out = EventPhaseOutcome(triggers=_enemy_abilities(pos, trace))
     _draw(pos, out, trace, corpus)
+    _refill(pos, out, trace, corpus)
     return out

@@ -24,6 +24,10 @@ class Purchase(Model):
     kind: Literal["unit", "stronghold", "special"] = Field("unit", json_schema_extra=choice(PURCHASE_KINDS))
 
 
+BREAKS = {"nothing": "No: one action", "combat": "After a combat", "card_action": "After a Card action",
+          "spend_influence": "After a Spend Influence action"}
+
+
 class SpendGoldPosition(OpenPosition):
     """A Rune Age Spend Gold action: the gold cards played, what they buy and the Promise of Riches destroyed."""
 
@@ -32,6 +36,10 @@ class SpendGoldPosition(OpenPosition):
     gold_cards: list[Annotated[int, Field(ge=1, le=3)]] = Field(max_length=100)
     purchases: list[Purchase] = Field(max_length=100)
     promise_of_riches: int = Field(0, ge=0, le=50)
+    come_back_after: Literal["nothing", "combat", "card_action", "spend_influence"] = Field(
+        "nothing", title="Spends the rest after another action",
+        description="The player means to stop partway, take this other action, then come back and spend the gold "
+                    "left over.", json_schema_extra=choice(BREAKS))
 
     def reading(self) -> list[str]:
         """Restate the gold cards played, the purchases and the Promise of Riches destroyed."""
@@ -43,6 +51,8 @@ class SpendGoldPosition(OpenPosition):
         out.append(f"Buys: {listing(bought)}." if bought else "Buys nothing.")
         if self.promise_of_riches:
             out.append(f"Promise of Riches destroyed: {self.promise_of_riches}.")
+        if self.come_back_after != "nothing":
+            out.append(f"He means to spend the rest {BREAKS[self.come_back_after].lower()}.")
         return out
 
 
@@ -135,6 +145,28 @@ def _pay(out: SpendGoldOutcome, trace: Trace) -> None:
                unspent_gold_lost)
 
 
+PLACES = {"unit": ("go faceup to his discard pile", "ra.spend-gold-action.units"),
+          "stronghold": ("go refreshed above his Home Realm", "ra.spend-gold-action.strongholds"),
+          "special": ("come from his Barracks (the Monument is placed next to his Home Realm)",
+                      "ra.spend-gold-action.special-cards")}
+
+
+@rule("ra.spend-gold-action.units", "ra.spend-gold-action.strongholds", "ra.spend-gold-action.special-cards",
+      "rafaq.oa.general.1", "ra.spend-gold-action.no-interruption")
+def _bought(pos: SpendGoldPosition, out: SpendGoldOutcome, trace: Trace) -> None:
+    """Where the cards bought go; a Spend Gold action cannot be broken off and resumed."""
+    if pos.come_back_after != "nothing":
+        trace.violate(f"a Spend Gold action cannot be interrupted: the player cannot stop, take an action "
+                      f"({BREAKS[pos.come_back_after].lower()}) and come back to the gold left over, which is lost "
+                      f"when the action ends", "ra.spend-gold-action.no-interruption")
+    if not pos.purchases:
+        trace.step("Nothing is bought, which a Spend Gold action allows.", "rafaq.oa.general.1")
+    for kind, (where, para) in PLACES.items():
+        names = [p.name for p in pos.purchases if p.kind == kind]
+        if names:
+            trace.step(f"{listing(names)} {where}.", para)
+
+
 @situation("rune-age", "spend_gold", SpendGoldPosition, labels=LABELS)
 @summarized(_summary)
 def resolve_spend_gold(pos: SpendGoldPosition, trace: Trace, corpus: Corpus) -> SpendGoldOutcome:
@@ -142,4 +174,6 @@ def resolve_spend_gold(pos: SpendGoldPosition, trace: Trace, corpus: Corpus) -> 
     gold = _play_gold(pos, trace)
     out = SpendGoldOutcome(gold=gold, cost=_cost(pos, trace))
     _pay(out, trace)
+    if not trace.violations:
+        _bought(pos, out, trace)
     return out

@@ -6,7 +6,7 @@ The Monument (no Home Realm sieges) and The Cataclysm (secured cities enter exha
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import model_validator
 
@@ -25,13 +25,17 @@ from engine.rune_age.battle import (
     strength_of,
     wounded_to_destroy,
 )
+from engine.rune_age.scenarios import (
+    END_WORDS,
+    SCENARIO_NAMES,
+    NamedScenario,
+    ScenarioEnd,
+    is_eliminated,
+    scenario_end_field,
+    settle_end,
+)
 from engine.rune_age.words import capital, listing, plural, possessive
 
-SCENARIO_NAMES = {"resurgence-of-the-dragonlords": "Resurgence of the Dragonlords", "runewars": "Runewars",
-                  "the-cataclysm": "The Cataclysm", "the-monument": "The Monument"}
-Scenario = Literal["resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"]
-NamedScenario = Annotated[Scenario, Field(json_schema_extra=labelled(SCENARIO_NAMES))]
-"""A scenario, shown on the boards by its printed name."""
 SIEGE_KINDS = {"home_realm": "A Home Realm", "city": "A city"}
 
 
@@ -62,6 +66,9 @@ class SiegePosition(OpenPosition):
     target: SiegeTarget
     attacker: Side
     defender: Side
+    players_in_game: int | None = maybe("How many players are still in the game before this siege, counting both "
+                                        "sides (Runewars: read when the defender is eliminated).",
+                                        title="Players still in the game", ge=2, le=4)
 
     def reading(self) -> list[str]:
         """Restate the scenario, what is besieged, each side's cards and bonuses."""
@@ -109,6 +116,7 @@ class SiegeOutcome(Outcome):
     eliminated: bool = False
     city_state: Literal["refreshed", "exhausted", "unchanged"] = "unchanged"
     destroyed_at_end_of_combat: dict[str, list[str]] = Field(default_factory=_no_losses)
+    scenario_end: ScenarioEnd | None = scenario_end_field()
 
 
 @rule("ra.the-monument.no-home-realm-attacks")
@@ -135,12 +143,6 @@ def is_attacker_winner(attacker: int, defender: int) -> bool:
 def home_realm_damage(attacker: int, defender: int) -> int:
     """Return the damage to a besieged Home Realm: the attacker's strength minus the defender's."""
     return attacker - defender
-
-
-@rule("ra.player-elimination")
-def is_eliminated(total_damage: int, corpus: Corpus) -> bool:
-    """Return whether a Home Realm's damage reaches the elimination threshold (20)."""
-    return total_damage >= int(corpus.fact("ra.player-elimination", "elimination_damage"))
 
 
 @rule("ra.the-cataclysm.exhausted-cities")
@@ -180,7 +182,7 @@ def _summary(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> str:
         end = (f"and {d_name} is eliminated" if out.eliminated
                else f"{out.home_realm_total} in all" if prior else f"and {d_name} stays in the game")
         return (f"{a_name} ({a_str}) beats {d_name} ({d_str}): the Home Realm takes "
-                f"{out.home_realm_damage} damage, {end}.")
+                f"{out.home_realm_damage} damage, {end}{END_WORDS.get(out.scenario_end or '', '')}.")
     return f"{a_name} ({a_str}) beats {d_name} ({d_str}) and secures {place}, which enters play {out.city_state}."
 
 
@@ -263,6 +265,8 @@ def _result(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus)
         trace.step(f"{capital(d_name)} is eliminated: the Home Realm holds {total} damage, at least {limit}."
                    if out.eliminated else f"{capital(d_name)} stays in the game ({total} of {limit} damage).",
                    is_eliminated)
+        if out.eliminated:
+            _scenario_end(pos, out, trace)
         return
     state = city_state_after_capture(pos.scenario)
     out.city_state = state
@@ -270,6 +274,12 @@ def _result(pos: SiegePosition, out: SiegeOutcome, trace: Trace, corpus: Corpus)
     if state == "exhausted":
         cites.append(city_state_after_capture)
     trace.step(f"{capital(a_name)} wins and secures {name}, which enters his play area {state}.", *cites)
+
+
+def _scenario_end(pos: SiegePosition, out: SiegeOutcome, trace: Trace) -> None:
+    """The defender is eliminated: what that does to the game (asked when not known)."""
+    a_name, d_name, _ = _names(pos)
+    out.scenario_end = settle_end(pos.scenario, pos.players_in_game, d_name, trace, last=a_name, least=2)
 
 
 @rule("ra.conduct-a-siege.4")

@@ -89,7 +89,7 @@ class Attacker(Model):
     """The attacking unit: its formation and contact, the facts of its target, and the choices it made."""
 
     name: Name | None = maybe()
-    unit: Id | None = maybe(title="Unit on the table")
+    unit: Annotated[Id, Field(json_schema_extra={"x-table-role": "acting"})] | None = maybe(title="Unit on the table")
     ranks: Ranks | None = maybe()
     contacted_edge: EdgeKind | None = maybe()
     contacted_edges: Annotated[list[EdgeKind], Field(min_length=1, max_length=3)] | None = maybe()
@@ -117,7 +117,7 @@ class Defender(Model):
     """The defending unit: defense and its modifiers, wounds, formation, panic tokens and engaged allies."""
 
     name: Name | None = maybe()
-    unit: Id | None = maybe(title="Unit on the table")
+    unit: Annotated[Id, Field(json_schema_extra={"x-table-role": "target"})] | None = maybe(title="Unit on the table")
     defense: int = Field(ge=0, le=20)
     defend_modifier: int | None = maybe(ge=0, le=20)
     defense_modifiers: Annotated[list[Annotated[int, Field(ge=-20, le=20)]], Field(max_length=20)] | None = maybe()

@@ -16,13 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
+import shapely
 from pydantic import model_validator
+from shapely.geometry import LineString
+from shapely.ops import nearest_points
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, maybe, refuse
 from engine.runewars_miniatures.common import GAME, EdgeKind, Game, plural, possessive
+from engine.runewars_miniatures.occupancy import occupants
 from engine.runewars_miniatures.table import (
     EDGE_KINDS,
     EPS,
@@ -31,6 +35,7 @@ from engine.runewars_miniatures.table import (
     Overlaps,
     Table,
     TablePosition,
+    Terrain,
     Unit,
     Vec,
     add,
@@ -258,8 +263,11 @@ def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace
     flanking: list[tuple[str, str]] = []
     contacts: list[ContactRecord] = []
     pending: list[tuple[str, str, str, tuple[str, str]]] = []
+    inside = occupants(table)
     for i, a in enumerate(table.units):
         for b in table.units[i + 1:]:
+            if a.id in inside or b.id in inside:  # its terrain piece stands for it (81.8)
+                continue
             if not boxes_near(a.box, b.box, 2 * EPS) or not is_touching(a.shape, b.shape):
                 continue
             if a.is_allied(b):
@@ -301,6 +309,7 @@ def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace
                     flanking.append((b.id, a.id))
             contacts.append(ContactRecord(units=[a.id, b.id], points=[pt(p) for p in dict.fromkeys(pc.points)],
                                           edges={a.id: kinds[a.id], b.id: kinds[b.id]}))
+    _add_terrain_contacts(table, engaged, edges, corner_only, contacts)
     in_pairs = {x for p in engaged for x in p}
     return ContactResult(
         engaged=table.sorted_pairs(engaged), allied_touching=table.sorted_pairs(allied),
@@ -309,6 +318,53 @@ def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace
                          for u in table.units if u.id in edges},
         corner_only=table.sorted_pairs(corner_only), flanking=table.sorted_pairs(flanking),
         contacts=contacts, pending=pending)
+
+
+@rule("rwm.81.8", "rwm.87.2")
+def terrain_contacts(table: Table) -> list[tuple[Unit, Terrain, list[str] | None, list[Vec]]]:
+    """Return each unit touching terrain an enemy occupies: the unit, the piece, the kinds of its edges that
+    touch the piece (None when only a tray corner does) and where they touch (81.8)."""
+    out: list[tuple[Unit, Terrain, list[str] | None, list[Vec]]] = []
+    inside = occupants(table)
+    for piece in table.terrain:
+        if piece.occupant is None:
+            continue
+        enemy = table.unit(piece.occupant)
+        near = piece.shape.buffer(2 * EPS, join_style="mitre")
+        for unit in table.units:
+            if unit.id in inside or unit.is_allied(enemy) or not boxes_near(unit.box, piece.box, 2 * EPS):
+                continue
+            if not is_touching(unit.shape, piece.shape):
+                continue
+            kinds: list[str] = []
+            points: list[Vec] = []
+            for e in unit.edges:
+                common = LineString([e.a, e.b]).intersection(near)
+                if common.length > 8 * EPS:  # along the edge, not across it
+                    kinds.append(e.kind)
+                    coords = list(shapely.get_coordinates(common))
+                    points += [(float(coords[0][0]), float(coords[0][1])), (float(coords[-1][0]), float(coords[-1][1]))]
+            if not kinds:
+                a, _ = nearest_points(unit.shape, piece.shape)
+                points.append((a.x, a.y))
+            ordered = [k for k in EDGE_KINDS if k in kinds]
+            out.append((unit, piece, ordered or None, list(dict.fromkeys(points))))
+    return out
+
+
+def _add_terrain_contacts(table: Table, engaged: list[tuple[str, str]], edges: dict[str, dict[str, list[str] | None]],
+                          corner_only: list[tuple[str, str]], contacts: list[ContactRecord]) -> None:
+    """Add the engagements through enemy-occupied terrain (81.8): the occupant's contacted edge is its front."""
+    for unit, piece, touch, points in terrain_contacts(table):
+        enemy = table.unit(piece.occupant or "")
+        engaged.append((unit.id, enemy.id))
+        edges.setdefault(unit.id, {})[enemy.id] = touch
+        edges.setdefault(enemy.id, {})[unit.id] = ["front"]
+        if touch is None:
+            corner_only.append((unit.id, enemy.id))
+        rounded = list(dict.fromkeys(tuple(pt(p)) for p in points))
+        contacts.append(ContactRecord(units=list(table.pair(unit.id, enemy.id)), points=[list(p) for p in rounded],
+                                      edges={unit.id: touch, enemy.id: ["front"]}))
 
 
 def _edges_text(kinds: list[str] | None) -> str:
@@ -321,6 +377,10 @@ def _edges_text(kinds: list[str] | None) -> str:
 def _pair_steps(table: Table, res: ContactResult, a_id: str, b_id: str, trace: Trace) -> None:
     """One engaged pair: engagement, each unit's contacted edge (corner rule), and who flanks whom."""
     a, b = table.unit(a_id), table.unit(b_id)
+    piece = next((t for t in table.terrain if t.occupant in (a_id, b_id)), None)
+    if piece is not None:
+        _terrain_pair_steps(table, res, a if piece.occupant == b_id else b, piece, trace)
+        return
     trace.step(f"{a.label} and {b.label} are enemies whose trays touch: they are engaged.", "rwm.34", "rwm.34.1")
     ea, eb = res.contacted_edges[a_id][b_id], res.contacted_edges[b_id][a_id]
     for me, other, kinds in ((a, b, ea), (b, a, eb)):
@@ -337,6 +397,24 @@ def _pair_steps(table: Table, res: ContactResult, a_id: str, b_id: str, trace: T
             trace.step(f"{possessive(me.label)} contacted edge with {other.label}: {_edges_text(kinds)}.", "rwm.34.3",
                        "rwm.87.2.b1")
     _flank_steps(a, b, ea, eb, res, trace)
+
+
+@rule("rwm.81.8", "rwm.81.8.b1", "rwm.34", "rwm.34.3", "rwm.41.1")
+def _terrain_pair_steps(table: Table, res: ContactResult, unit: Unit, piece: Terrain, trace: Trace) -> None:
+    """A unit touching terrain an enemy occupies: engaged with it, touching its front edge (81.8)."""
+    enemy = table.unit(piece.occupant or "")
+    kinds = res.contacted_edges[unit.id][enemy.id]
+    how = (f"with {_edges_text(kinds)}" if kinds else "only with a tray corner (the book does not say which of "
+           "its edges touches then)")
+    trace.step(f"{unit.label} touches {piece.label}, which {enemy.label} occupies, {how}: that counts as touching "
+               f"{possessive(enemy.label)} front edge, so they are engaged and {possessive(enemy.label)} contacted "
+               "edge is its front edge.", "rwm.81.8", "rwm.34", "rwm.34.3")
+    others = [p for p in res.engaged if enemy.id in p]
+    if len(others) > 1 and unit.id in others[0]:
+        trace.step(f"{enemy.label} occupies terrain, so any number of enemy units may be engaged with it at once "
+                   f"({len(others)} are).", "rwm.81.8.b1")
+    trace.step(f"The edge {unit.label} touches is {possessive(enemy.label)} front edge: {unit.label} is not "
+               "flanking it.", "rwm.41.1")
 
 
 @rule("rwm.41.1", "rwm.41.2")

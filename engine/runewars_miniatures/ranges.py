@@ -7,10 +7,15 @@ line of sight the two closest points are measured (``rwm.64.3``, ``rwm.64.3.b2``
 trays counting (``rwm.87.3``) and one edge of the ruler (``rwm.64.4.b1``). The words *at*, *within* and
 *beyond* follow ``rwm.64.6`` and its bullets.
 
-The farthest part of the target is found at the vertices of its outline (exact when the measuring unit's
-trays form a convex block, as every full formation does); when the measuring unit has a partial rank the
-outline is also sampled every 1/16 of a tray, which is exact to well under the contract's 3 decimals for
-any table the examples use.
+A unit that occupies terrain is measured from or to any point of the terrain's edge (``rwm.81.6``,
+``rwm.81.7``); the target may instead be an edge of the play area or of a deployment area, any point of which
+may be used (``rwm.64.5``), so the closest one is. For a ranged attack, :func:`sight_range` measures between
+the places a line of sight may join (``rwm.64.3.b1``).
+
+The farthest part of the target is found at the vertices of its outline (exact when the measuring shape is
+convex, as every full formation is); when it is not (a partial rank, an odd terrain piece) the outline is
+also sampled every 1/16 of a tray width, which is exact to well under the contract's 3 decimals for any
+table the examples use.
 """
 
 from __future__ import annotations
@@ -21,48 +26,102 @@ from typing import Literal
 
 import shapely
 from pydantic import model_validator
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Outcome, refuse
+from engine.model import Field, Outcome, maybe, refuse
+from engine.runewars_miniatures.areas import (
+    EDGE_WORDS,
+    DeploymentAreas,
+    EdgeName,
+    PlayArea,
+    deployment_edge,
+    play_area_edge,
+    read_areas,
+    read_play_area,
+)
 from engine.runewars_miniatures.common import GAME, Game, possessive
+from engine.runewars_miniatures.occupancy import footprint, occupied
 from engine.runewars_miniatures.table import (
     EPS,
     Id,
     Overlaps,
+    Shape,
     Table,
     TablePosition,
+    Terrain,
     Unit,
     Vec,
     check_overlaps,
+    outline,
+    polyline,
     pt,
     r3,
     read_table,
     table_reading,
+    table_role,
     unit_name,
     unit_ref,
 )
 
+SAMPLE = 1 / 16
+"""Step, in tray widths, at which a target's outline is sampled when the measuring shape is not convex."""
+
 
 class RangePosition(TablePosition):
-    """Units on the table, the unit that measures and its target (range band length in ``table.band``)."""
+    """Units on the table, the unit that measures and its target: another unit, or an edge of the play area or
+    of a deployment area (range band length in ``table.band``)."""
 
     game: Game
     situation: Literal["range"]
-    unit: Id
-    target: Id
-
+    unit: str = table_role("acting", "Unit measuring", "The unit at the ruler's range 1 end (or the terrain it "
+                           "occupies).")
+    target: str | None = Field(None, title="Target", min_length=1, max_length=80,
+                               description="The unit measured to (or the terrain it occupies); absent when "
+                               "measuring to an edge.", json_schema_extra={"x-table-role": "target"})
+    to_edge: EdgeName | None = maybe("Measure to an edge instead of a unit (64.5): any point of it may be used; "
+                                     "absent: measure to the target unit.", title="Edge measured to")
+    deployment_area: Id | None = maybe("The deployment area whose edge is measured to (with the edge 'A deployment "
+                                       "area's edge').", title="Deployment area measured to")
+    play_area: PlayArea | None = maybe("The play area, needed to measure to one of its edges (and to leave its edge "
+                                       "out of a deployment edge).")
+    deployment_areas: DeploymentAreas | None = maybe("The deployment areas from the deployment card, needed to "
+                                                     "measure to a deployment edge.")
 
     def reading(self) -> list[str]:
         """Return the table in a player's words and who measures to whom."""
         names = {u.id: unit_name(u, i) for i, u in enumerate(self.units)}
+        if self.to_edge is None:
+            to = names.get(self.target or "", self.target or "")
+        elif self.to_edge == "deployment":
+            area = next((a for a in self.deployment_areas or [] if a.id == self.deployment_area), None)
+            to = (f"the edge of the {area.colour + ' ' if area and area.colour else ''}deployment area of "
+                  f"{area.player if area else self.deployment_area}")
+        else:
+            to = EDGE_WORDS[self.to_edge]
         return [*table_reading(self.table, self.units, self.terrain, band=True, arc=False),
-                f"Range measured from {names.get(self.unit, self.unit)} to {names.get(self.target, self.target)}."]
+                f"Range measured from {names.get(self.unit, self.unit)} to {to}."]
+
     @model_validator(mode="after")
     def _another_unit(self) -> RangePosition:
-        if self.unit == self.target:
-            raise refuse("measure the range to another unit, not to the unit itself", "target")
+        if self.to_edge is None:
+            if self.target is None:
+                raise refuse("missing field 'target' (or 'to_edge' to measure to an edge)", "target")
+            if self.unit == self.target:
+                raise refuse("measure the range to another unit, not to the unit itself", "target")
+            return self
+        if self.target is not None:
+            raise refuse("measure to a unit or to an edge, not both: leave out 'target' or 'to_edge'", "to_edge")
+        if self.to_edge == "deployment":
+            if self.deployment_area is None:
+                raise refuse("missing field 'deployment_area' (the area whose edge is measured to)",
+                             "deployment_area")
+            if not any(a.id == self.deployment_area for a in self.deployment_areas or []):
+                raise refuse(f"{self.deployment_area!r} names no deployment area of the position", "deployment_area")
+        elif self.play_area is None:
+            raise refuse(f"missing field 'play_area' (needed to measure to its {self.to_edge} edge)", "play_area")
         return self
 
 
@@ -79,6 +138,8 @@ class RangeOutcome(Outcome):
     farthest_point: list[float]
     band: float
     overlaps: list[list[str]] = Field(default_factory=list)
+    drawing: list[Shape] = Field(default_factory=list, description="What the board draws: the ruler between the "
+                                 "two points measured (range), the occupied terrain (terrain).")
 
 
 @rule("rwm.64.1", "rwm.64.2")
@@ -112,28 +173,38 @@ class Measure:
 
 
 @rule("rwm.64.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.4.b1", "rwm.87.3")
-def closest_points(unit: Unit, target: Unit) -> tuple[float, tuple[Vec, Vec]]:
-    """Return the shortest distance between the two units' trays and the two points that give it."""
-    a, b = nearest_points(unit.shape, target.shape)
-    return float(unit.shape.distance(target.shape)), ((a.x, a.y), (b.x, b.y))
+def closest_points(unit: BaseGeometry, target: BaseGeometry) -> tuple[float, tuple[Vec, Vec]]:
+    """Return the shortest distance between the two components (trays, terrain or an edge) and its two points."""
+    a, b = nearest_points(unit, target)
+    return float(unit.distance(target)), ((a.x, a.y), (b.x, b.y))
 
 
-def farthest_part(unit: Unit, target: Unit) -> tuple[float, Vec]:
-    """Return how far the target's farthest part is from the unit's trays, and where it is."""
-    outline = target.shape.exterior
-    if len(unit.cells) != unit.files * len(unit.ranks):  # partial rank: the distance field is not convex
-        outline = shapely.segmentize(outline, min(unit.width, unit.depth) / 16)
+def farthest_part(unit: BaseGeometry, target: BaseGeometry, convex: bool) -> tuple[float, Vec]:
+    """Return how far the target's farthest part is from the unit, and where it is (*convex*: the unit's shape
+    is convex, so the target's corners are enough)."""
+    outline = target.boundary if target.geom_type in ("Polygon", "MultiPolygon") else target
+    if not convex:  # a partial rank or an odd terrain piece: the distance field is not convex
+        outline = shapely.segmentize(outline, SAMPLE)
     coords = shapely.get_coordinates(outline)
-    dists = shapely.distance(unit.shape, shapely.points(coords))
+    dists = shapely.distance(unit, shapely.points(coords))
     k = int(dists.argmax())
     return float(dists[k]), (float(coords[k][0]), float(coords[k][1]))
 
 
+def is_convex(shape: BaseGeometry) -> bool:
+    """Return whether a shape is convex (up to the tolerance)."""
+    return bool(shape.convex_hull.area - shape.area <= EPS)
+
+
 @rule("rwm.64.6", "rwm.64.6.b1", "rwm.64.6.b2", "rwm.64.6.b3", "rwm.64.6.b4")
-def measure(unit: Unit, target: Unit, band: float, bands: int) -> Measure:
-    """Return the range from *unit* (the ruler's range 1 end) to *target*, with at/within/beyond."""
+def measure(unit: BaseGeometry, target: BaseGeometry, band: float, bands: int, edge: bool = False) -> Measure:
+    """Return the range from *unit* (the ruler's range 1 end) to *target*, with at/within/beyond; to an *edge*
+    the one point used is the closest (64.5), so it is at and within that range alone."""
     distance, closest = closest_points(unit, target)
-    far, far_point = farthest_part(unit, target)
+    if edge:
+        far, far_point = distance, closest[1]
+    else:
+        far, far_point = farthest_part(unit, target, is_convex(unit))
     rng = band_of(distance, band, bands)
     far_band = band_of(far, band, bands)
     at = tuple(range(rng, (far_band or bands) + 1)) if rng is not None else ()
@@ -142,12 +213,12 @@ def measure(unit: Unit, target: Unit, band: float, bands: int) -> Measure:
 
 
 @rule("rwm.64.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.4.b1", "rwm.87.3", "rwm.64.1", "rwm.64.2", "rwm.64.6.b2")
-def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace: Trace) -> None:
+def _ruler(ends: Ends, m: Measure, band: float, bands: int, trace: Trace) -> None:
     """Lay the ruler between the closest points and read the band the target is at."""
     a, b = m.closest
-    trace.step(f"The ruler's range 1 end goes on {possessive(unit.label)} closest point ({a[0]:.3f}, "
+    trace.step(f"The ruler's range 1 end goes on {ends.source_point} ({a[0]:.3f}, "
                f"{a[1]:.3f}) and it points "
-               f"at {possessive(target.label)} closest point ({b[0]:.3f}, {b[1]:.3f}): no line of sight "
+               f"at {ends.target_point} ({b[0]:.3f}, {b[1]:.3f}): no line of sight "
                f"is needed, so the two "
                f"closest points are used; distance {m.distance:.3f} tray widths.", "rwm.64.3", "rwm.64.3.b2",
                "rwm.64.4", "rwm.64.4.b1", "rwm.87.3")
@@ -157,10 +228,63 @@ def _ruler(unit: Unit, target: Unit, m: Measure, band: float, bands: int, trace:
         trace.step(f"The distance lies on a band line, which belongs to the band nearer the range 1 end: range "
                    f"{m.range}.", "rwm.64.2")
     if m.range is None:
-        trace.step(f"{m.distance:.3f} is more than {bands} × {band:g} = {bands * band:g}: {target.label} is off the "
+        trace.step(f"{m.distance:.3f} is more than {bands} × {band:g} = {bands * band:g}: {ends.target} is off the "
                    "ruler, beyond every band.", "rwm.64.1", "rwm.64.6.b2")
     else:
-        trace.step(f"{target.label} is at range {m.range}.", "rwm.64.4")
+        trace.step(f"{ends.target} is at range {m.range}.", "rwm.64.4")
+
+
+@dataclass(frozen=True)
+class Ends:
+    """What the ruler joins, in a player's words, and the shapes measured."""
+
+    source: str
+    target: str
+    source_point: str
+    target_point: str
+    source_shape: BaseGeometry
+    target_shape: BaseGeometry
+    edge: bool = False
+
+
+@rule("rwm.81.2", "rwm.81.6", "rwm.81.7")
+def unit_end(table: Table, unit: Unit, role: str, trace: Trace | None = None) -> tuple[str, BaseGeometry]:
+    """Return how the ruler's end on a unit reads and the shape it lies on: a unit that occupies terrain is
+    measured from or to any point of the terrain's edge (81.6, 81.7)."""
+    piece = occupied(table, unit)
+    if piece is None:
+        return f"{possessive(unit.label)} closest point", unit.shape
+    if trace is not None:
+        para = "rwm.81.6" if role == "from" else "rwm.81.7"
+        trace.step(f"{unit.label} occupies {piece.label}: range is measured {role} any point of the terrain's "
+                   "edge.", "rwm.81.2", para)
+    return f"the closest point of the edge of {piece.label}", piece.shape
+
+
+@rule("rwm.64.5")
+def edge_end(pos: RangePosition, trace: Trace) -> tuple[str, BaseGeometry]:
+    """Return the edge measured to (64.5: any point along it may be used, so the closest one is)."""
+    play = read_play_area(pos.play_area)
+    if pos.to_edge == "deployment":
+        areas = read_areas(pos.deployment_areas)
+        area = next(a for a in areas if a.id == pos.deployment_area)
+        words, shape = f"the edge of {area.label}", deployment_edge(area, play)
+    else:
+        assert play is not None and pos.to_edge is not None
+        words, shape = EDGE_WORDS[pos.to_edge], play_area_edge(play, pos.to_edge)
+    trace.step(f"Measuring to {words}: any point along that edge may be used, so the ruler points at its closest "
+               "point.", "rwm.64.5")
+    return words, shape
+
+
+def range_drawing(table: Table, m: Measure, unit: Unit, pieces: list[Terrain]) -> list[Shape]:
+    """Return the shapes of a measurement: the ruler line and its two points, and the occupied terrain."""
+    a, b = m.closest
+    out = [polyline("range", [a, b], unit.id, f"{r3(m.distance):g} tray widths"),
+           Shape(kind="point", role="range", points=[pt(a)], unit=unit.id, label="measured from"),
+           Shape(kind="point", role="range", points=[pt(b)], unit=unit.id, label="measured to")]
+    out += [outline("terrain", t.shape, t.occupant, f"occupied by {table.label(t.occupant or '')}") for t in pieces]
+    return out
 
 
 def _bands(bands: tuple[int, ...] | list[int]) -> str:
@@ -197,26 +321,48 @@ def _at_within_beyond(target: Unit, m: Measure, bands: int, trace: Trace) -> Non
 
 @situation(GAME, "range", RangePosition)
 def resolve_range(pos: RangePosition, trace: Trace, corpus: Corpus) -> RangeOutcome | Overlaps:
-    """Measure the range from one unit to another between their closest points, with at/within/beyond."""
+    """Measure the range from one unit to another unit or to an edge between their closest points, with
+    at/within/beyond."""
     table = read_table(pos.table, pos.units, pos.terrain, need_band=True)
-    unit, target = unit_ref(table, pos.unit, "unit"), unit_ref(table, pos.target, "target")
+    unit = unit_ref(table, pos.unit, "unit")
+    target = unit_ref(table, pos.target, "target") if pos.target is not None else None
     bad = check_overlaps(table, trace)
     if bad:
         return Overlaps(overlaps=bad)
     band = float(table.band or 0)
     bands = int(corpus.fact("rwm.64.1", "range_bands"))
-    m = measure(unit, target, band, bands)
-    _ruler(unit, target, m, band, bands, trace)
-    _at_within_beyond(target, m, bands, trace)
+    src_words, src_shape = unit_end(table, unit, "from", trace)
+    if target is not None:
+        dst_words, dst_shape = unit_end(table, target, "to", trace)
+        ends = Ends(unit.label, target.label, src_words, dst_words, src_shape, dst_shape)
+    else:
+        words, shape = edge_end(pos, trace)
+        ends = Ends(unit.label, words[0].upper() + words[1:], src_words, f"the closest point of {words}", src_shape,
+                    shape, edge=True)
+    m = measure(ends.source_shape, ends.target_shape, band, bands, edge=ends.edge)
+    _ruler(ends, m, band, bands, trace)
+    if target is not None:
+        _at_within_beyond(target, m, bands, trace)
     where = f"at range {m.range}" if m.range is not None else f"beyond range {bands} (off the ruler)"
     within = f", within range 1-{m.within}" if m.within is not None else ""
-    trace.summarize(f"{target.label} is {where} from {unit.label}: {r3(m.distance):g} tray widths between the "
+    trace.summarize(f"{ends.target} is {where} from {unit.label}: {r3(m.distance):g} tray widths between the "
                     f"closest points{within} (bands of {band:g}).")
+    pieces = [t for t in table.terrain if t.occupant is not None
+              and t.occupant in (unit.id, target.id if target else None)]
     return RangeOutcome(range=m.range, distance=r3(m.distance), at=list(m.at), within=m.within,
                         beyond=list(m.beyond), closest=[pt(m.closest[0]), pt(m.closest[1])], farthest=r3(m.farthest),
-                        farthest_point=pt(m.farthest_point), band=band)
+                        farthest_point=pt(m.farthest_point), band=band, drawing=range_drawing(table, m, unit, pieces))
 
 
 def range_between(table: Table, unit: Unit, target: Unit, corpus: Corpus) -> Measure:
-    """Return the closest-points measurement (used by ``attack`` on a table)."""
-    return measure(unit, target, float(table.band or 0), int(corpus.fact("rwm.64.1", "range_bands")))
+    """Return the closest-points measurement between the two units' places on the table (used by ``attack``)."""
+    return measure(footprint(table, unit), footprint(table, target), float(table.band or 0),
+                   int(corpus.fact("rwm.64.1", "range_bands")))
+
+
+@rule("rwm.64.3", "rwm.64.3.b1", "rwm.81.6", "rwm.81.7")
+def sight_range(table: Table, unit: Unit, target: Unit, source: BaseGeometry, region: BaseGeometry,
+                corpus: Corpus) -> Measure:
+    """Return the range between the places a line of sight may join (64.3): from *source* (the front edge, or
+    the edge of the unit's terrain, 81.6) to *region* (the target's part in the arc, or its terrain, 81.7)."""
+    return measure(source, region, float(table.band or 0), int(corpus.fact("rwm.64.1", "range_bands")))

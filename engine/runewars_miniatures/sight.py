@@ -17,6 +17,7 @@ answer is exact up to the tolerance.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -30,26 +31,35 @@ from shapely.ops import nearest_points
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
+from engine.errors import UnreadableInputError
 from engine.model import Field, Outcome, refuse
 from engine.runewars_miniatures.common import GAME, Game, possessive
+from engine.runewars_miniatures.occupancy import occupants, occupied
 from engine.runewars_miniatures.table import (
     EPS,
     GRID,
-    Id,
     Overlaps,
+    Shape,
     Table,
     TablePosition,
+    Terrain,
     Unit,
     Vec,
     add,
     check_overlaps,
     mul,
+    outline,
+    polyline,
     pt,
     read_table,
     table_reading,
+    table_role,
     unit_name,
     unit_ref,
 )
+
+MAX_SEARCH = 4_000_000
+"""Bound on the exhaustive line search from terrain: source edges × (critical points)²."""
 
 
 class SightPosition(TablePosition):
@@ -59,9 +69,10 @@ class SightPosition(TablePosition):
 
     game: Game
     situation: Literal["line_of_sight"]
-    unit: Id
-    target: Id
-
+    unit: str = table_role("acting", "Unit tracing line of sight", "The unit that looks: from its front edge, or "
+                           "from the edge of the terrain it occupies.")
+    target: str = table_role("target", "Target", "The unit it looks at: its trays, or the edge of the terrain it "
+                             "occupies.")
 
     def reading(self) -> list[str]:
         """Return the table in a player's words and who looks at whom."""
@@ -84,6 +95,8 @@ class SightOutcome(Outcome):
     blockers: list[str]
     arc_degrees: float
     overlaps: list[list[str]] = Field(default_factory=list)
+    drawing: list[Shape] = Field(default_factory=list, description="What the board draws: the clear line and its "
+                                 "two points (sight), the arc lines (arc), the occupied terrain (terrain).")
 
 
 @rule("rwm.39", "rwm.39.2")
@@ -99,7 +112,11 @@ def firing_arc(unit: Unit, arc_degrees: float, reach: float) -> Polygon:
 
 @dataclass(frozen=True)
 class Sight:
-    """What a unit sees of a target: arc, line of sight, a witness line and the blockers."""
+    """What a unit sees of a target: arc, line of sight, a witness line and the blockers.
+
+    ``from_terrain``/``to_terrain``: the piece the unit or the target occupies (the line starts or ends on its
+    edge, 81.6, 81.7); ``elevated``: the unit's piece is Elevated, so nothing blocks (81.9).
+    """
 
     in_arc: bool
     boundary_only: bool
@@ -108,13 +125,21 @@ class Sight:
     witness: tuple[Vec, Vec] | None
     blockers: tuple[str, ...]
     arc_lines: tuple[tuple[Vec, Vec], tuple[Vec, Vec]]
+    from_terrain: Terrain | None = None
+    to_terrain: Terrain | None = None
+    elevated: bool = False
 
 
 def _obstacles(table: Table, unit: Unit, target: Unit,
                region: BaseGeometry) -> list[tuple[str, BaseGeometry, BaseGeometry]]:
-    """Return (id, shape, shape shrunk by EPS) of every other unit and blocking terrain reaching *region*."""
-    found = [(u.id, u.shape) for u in table.units if u.id not in (unit.id, target.id)]
-    found += [(t.id, t.shape) for t in table.terrain if t.blocks_los]
+    """Return (id, shape, shape shrunk by EPS) of every other unit and blocking terrain reaching *region*.
+
+    A unit that occupies terrain is not an obstacle of its own (its piece is), and the pieces the two units
+    occupy never block the line that starts or ends on them."""
+    skip = {unit.id, target.id} | occupants(table)
+    ends = {t.id for t in table.terrain if t.occupant in (unit.id, target.id)}
+    found = [(u.id, u.shape) for u in table.units if u.id not in skip]
+    found += [(t.id, t.shape) for t in table.terrain if t.blocks_los and t.id not in ends]
     if not found:
         return []
     shapes = np.array([f[1] for f in found], dtype=object)
@@ -185,6 +210,8 @@ def _critical_search(edge: tuple[Vec, Vec], f: Vec, target_in_arc: BaseGeometry,
 @rule("rwm.46.1", "rwm.46.1.b1", "rwm.46.1.b2", "rwm.46.1.b3", "rwm.39.1", "rwm.39.3", "rwm.59.2")
 def sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) -> Sight:
     """Return whether *unit* can trace line of sight to *target* inside its firing arc, with the proof."""
+    if occupied(table, unit) is not None or occupied(table, target) is not None:
+        return terrain_sight(table, unit, target, arc_degrees)
     reach = table.extent()
     arc = firing_arc(unit, arc_degrees, reach)
     coords = list(arc.exterior.coords)
@@ -234,6 +261,76 @@ def sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) -> Sight:
     return Sight(True, boundary_only, partly_outside, witness is not None, witness, ids, lines)
 
 
+def _arc_lines(unit: Unit, arc: Polygon) -> tuple[tuple[Vec, Vec], tuple[Vec, Vec]]:
+    coords = list(arc.exterior.coords)
+    return ((coords[0], add(coords[0], mul(_unit_vec(coords[0], coords[1]), 100.0))),
+            (coords[3], add(coords[3], mul(_unit_vec(coords[3], coords[2]), 100.0))))
+
+
+def _segments(shape: Polygon) -> list[tuple[Vec, Vec, Vec]]:
+    """Return the edges of a polygon as (a, b, outward normal)."""
+    ring = shape.exterior if shape.exterior.is_ccw else shape.exterior.reverse()
+    pts = [(float(x), float(y)) for x, y in list(ring.coords)]
+    out = []
+    for a, b in itertools.pairwise(pts):
+        d = _unit_vec(a, b)
+        out.append((a, b, (d[1], -d[0])))  # counter-clockwise ring: the outside is on the right
+    return out
+
+
+@rule("rwm.81.6", "rwm.81.7", "rwm.81.9.b3", "rwm.46.1", "rwm.39.1", "rwm.39.3")
+def terrain_sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) -> Sight:
+    """Line of sight when the unit or the target occupies terrain: from any point of the unit's piece, its arc
+    ignored (81.6), to any point of the target's piece (81.7); from Elevated terrain nothing blocks (81.9)."""
+    reach = table.extent()
+    src, dst = occupied(table, unit), occupied(table, target)
+    whole = dst.shape if dst is not None else target.shape
+    arc = firing_arc(unit, arc_degrees, reach)
+    lines = _arc_lines(unit, arc)
+    if src is not None:
+        region: BaseGeometry = whole
+        segments = _segments(src.shape)
+        source: BaseGeometry = src.shape
+        inside_area, boundary_only = whole.area, False
+    else:
+        region = shapely.intersection(whole, arc, grid_size=GRID)
+        if region.is_empty and whole.distance(arc) <= EPS:
+            region = _clip(whole, arc)
+        edge = unit.front_edge()
+        segments = [(edge[0], edge[1], unit.forward)]
+        source = LineString(edge)
+        inside_area = region.area
+        boundary_only = not region.is_empty and inside_area <= EPS
+    elevated = src is not None and src.has_keyword("elevated")
+    if region.is_empty:
+        return Sight(False, False, True, False, None, (), lines, src, dst, elevated)
+    partly = whole.area - inside_area > EPS
+    hull = shapely.convex_hull(shapely.union_all([source, region]))
+    blockers = [] if elevated else [b for b in _obstacles(table, unit, target, hull) if not b[2].is_empty]
+    eroded = [b[2] for b in blockers]
+    ids = tuple(table.sorted_ids([b[0] for b in blockers]))
+    near = nearest_points(source, region)
+    quick = [((near[0].x, near[0].y), (near[1].x, near[1].y))]
+    spts = [(float(x), float(y)) for x, y in shapely.get_coordinates(source)]
+    tpts = shapely.get_coordinates(region)
+    quick += [(a, (float(x), float(y))) for a in spts for x, y in tpts]
+    free = _free(np.array(quick, dtype=float), eroded)
+    if free.any():
+        k = int(np.argmax(free))
+        return Sight(True, boundary_only, partly, True, quick[k], ids, lines, src, dst, elevated)
+    critical = np.vstack([np.array(spts, dtype=float), tpts, *[shapely.get_coordinates(b[1]) for b in blockers]])
+    critical = np.unique(np.round(critical, 12), axis=0)
+    if len(segments) * len(critical) ** 2 > MAX_SEARCH:
+        raise UnreadableInputError(f"{src.label if src else target.label}: too many corners near this line of sight "
+                                   "to search every line; give the terrain fewer vertices",
+                                   path=f"terrain[{(src or dst).index}].polygon")  # type: ignore[union-attr]
+    for a, b, n in segments:
+        witness = _critical_search((a, b), n, region, critical, eroded, reach)
+        if witness is not None:
+            return Sight(True, boundary_only, partly, True, witness, ids, lines, src, dst, elevated)
+    return Sight(True, boundary_only, partly, False, None, ids, lines, src, dst, elevated)
+
+
 def _unit_vec(a: Any, b: Any) -> Vec:
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy)
@@ -251,6 +348,8 @@ def _clip(tray: Polygon, arc: Polygon) -> BaseGeometry:
 @rule("rwm.39", "rwm.39.2", "rwm.39.1", "rwm.39.3", "rwm.46.1", "rwm.46.1.b1")
 def _arc(unit: Unit, target: Unit, seen: Sight, arc: float, trace: Trace) -> None:
     """The firing arc, and whether the target is inside it (a part inside counts)."""
+    if seen.from_terrain is not None:
+        return
     trace.step(f"{possessive(unit.label)} firing arc: the region in front of its front edge between the two arc lines "
                f"leaving its front corners at {arc:g}° from its facing (the lines belong to the arc).", "rwm.39",
                "rwm.39.2")
@@ -274,21 +373,65 @@ def _line(table: Table, unit: Unit, target: Unit, seen: Sight, trace: Trace) -> 
     names = ", ".join(table.label(b) for b in seen.blockers)
     blocking_terrain = [b for b in seen.blockers if b in terrain_ids]
     terrain_cites = ["rwm.59.2", "rwm.81"] if blocking_terrain else []
+    start = (f"the edge of {seen.from_terrain.label}" if seen.from_terrain is not None
+             else f"{possessive(unit.label)} front edge")
+    end = f"the edge of {seen.to_terrain.label}" if seen.to_terrain is not None else target.label
+    inside = "" if seen.from_terrain is not None else " stays inside the arc and"
     if seen.line_of_sight and seen.witness is not None:
         a, b = seen.witness
         also = (f" ({names} block{'s' if len(seen.blockers) == 1 else ''} some other lines)" if seen.blockers
                 else "")
-        trace.step(f"A line from {possessive(unit.label)} front edge at ({a[0]:.3f}, {a[1]:.3f}) to {target.label} at "
-                   f"({b[0]:.3f}, {b[1]:.3f}) stays inside the arc and crosses no other unit and no terrain that "
-                   f"blocks: {unit.label} has line of sight{also}.", "rwm.46.1", "rwm.46.1.b3", *terrain_cites)
+        clear = ("is not blocked, since nothing blocks from Elevated terrain" if seen.elevated
+                 else "crosses no other unit and no terrain that blocks")
+        trace.step(f"A line from {start} at ({a[0]:.3f}, {a[1]:.3f}) to {end} at "
+                   f"({b[0]:.3f}, {b[1]:.3f}){inside} {clear}: {unit.label} has line of sight{also}.", "rwm.46.1",
+                   "rwm.46.1.b3", *terrain_cites)
     elif seen.in_arc:
-        trace.step(f"Every line from {possessive(unit.label)} front edge to the part of {target.label} inside the arc "
-                   f"crosses {names}: no line of sight.", "rwm.46.1", "rwm.46.1.b2", *terrain_cites)
-    exposed = [t for t in table.terrain if not t.blocks_los]
+        part = end if seen.from_terrain is not None else f"the part of {end} inside the arc"
+        trace.step(f"Every line from {start} to {part} crosses {names}: no line of sight.", "rwm.46.1", "rwm.46.1.b2",
+                   *terrain_cites)
+    if seen.elevated:
+        return names
+    if seen.to_terrain is not None and not seen.to_terrain.blocks_los:
+        trace.step(f"{seen.to_terrain.label} is Exposed, but this line of sight is traced to it, so it counts as "
+                   "a place to see, not as something to see through.", "rwm.81.9.b5")
+    exposed = [t for t in table.terrain if not t.blocks_los and t is not seen.to_terrain]
     if exposed:
         trace.step(f"{', '.join(t.label for t in exposed)} is Exposed terrain and does not block this line of sight.",
                    "rwm.81.9.b5")
     return names
+
+
+@rule("rwm.81.6", "rwm.81.7", "rwm.81.9.b3", "rwm.81.2")
+def _terrain_ends(unit: Unit, target: Unit, seen: Sight, trace: Trace) -> None:
+    """Where the line starts and ends when a unit occupies terrain, and Elevated terrain."""
+    if seen.from_terrain is not None:
+        trace.step(f"{unit.label} occupies {seen.from_terrain.label}: it traces line of sight from any point of the "
+                   "terrain's edge, and its firing arc is ignored, so it may look in any direction.", "rwm.81.2",
+                   "rwm.81.6")
+    if seen.to_terrain is not None:
+        trace.step(f"{target.label} occupies {seen.to_terrain.label}: the line may end at any point of the "
+                   "terrain's edge.", "rwm.81.2", "rwm.81.7")
+    if seen.elevated and seen.from_terrain is not None:
+        trace.step(f"{seen.from_terrain.label} is Elevated: other units and terrain do not block the line of sight "
+                   f"of {unit.label}.", "rwm.81.9.b3")
+
+
+def sight_drawing(table: Table, unit: Unit, seen: Sight) -> list[Shape]:
+    """Return the shapes of a line of sight: the clear line and its points, the arc lines, occupied terrain."""
+    out: list[Shape] = []
+    if seen.witness is not None:
+        a, b = seen.witness
+        out += [polyline("sight", [a, b], unit.id, "line of sight"),
+                Shape(kind="point", role="sight", points=[pt(a)], unit=unit.id, label="traced from"),
+                Shape(kind="point", role="sight", points=[pt(b)], unit=unit.id, label="traced to")]
+    if seen.from_terrain is None:
+        out += [polyline("arc", list(line), unit.id, "firing-arc line") for line in seen.arc_lines]
+    for piece in (seen.from_terrain, seen.to_terrain):
+        if piece is not None and piece.occupant is not None:
+            out.append(outline("terrain", piece.shape, piece.occupant,
+                               f"occupied by {table.label(piece.occupant)}"))
+    return out
 
 
 @situation(GAME, "line_of_sight", SightPosition)
@@ -301,11 +444,14 @@ def resolve_line_of_sight(pos: SightPosition, trace: Trace, corpus: Corpus) -> S
         return Overlaps(overlaps=bad)
     arc = float(table.arc_degrees or 0)
     seen = sight(table, unit, target, arc)
+    _terrain_ends(unit, target, seen, trace)
     _arc(unit, target, seen, arc, trace)
     names = _line(table, unit, target, seen, trace)
     verdict = ("has line of sight to" if seen.line_of_sight else "has no line of sight to")
     why = ("" if seen.line_of_sight else (" (outside the firing arc)" if not seen.in_arc else f" (blocked by {names})"))
-    trace.summarize(f"{unit.label} {verdict} {target.label}{why}; arc lines at {arc:g}°.")
+    how = (f"its firing arc is ignored in {seen.from_terrain.label}" if seen.from_terrain is not None
+           else f"arc lines at {arc:g}°")
+    trace.summarize(f"{unit.label} {verdict} {target.label}{why}; {how}.")
     return SightOutcome(in_arc=seen.in_arc, line_of_sight=seen.line_of_sight,
                         witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
-                        blockers=list(seen.blockers), arc_degrees=arc)
+                        blockers=list(seen.blockers), arc_degrees=arc, drawing=sight_drawing(table, unit, seen))

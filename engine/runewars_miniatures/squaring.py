@@ -67,6 +67,7 @@ from engine.runewars_miniatures.table import (
     seg_distance,
     sub,
     table_reading,
+    table_role,
     unit_name,
     unit_ref,
 )
@@ -88,12 +89,13 @@ class SquaringPosition(TablePosition):
 
     game: Game
     situation: Literal["squaring_up"]
-    active: Id
+    active: Id = table_role("acting", "Moving unit", "the unit that moved (or revealed its dial)")
     cause: Cause
     modifier: ModifierIcon | None = nullable()
     direction: Direction | None = maybe()
     touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe()
-    target: Id | None = maybe()
+    target: Annotated[Id, Field(json_schema_extra={"x-table-role": "target"})] | None = maybe(
+        "the enemy unit it squares up to, when it met several; absent: the ruling asks", title="Enemy it squares up to")
     pivot: Side | None = maybe()
     slide: Side | None = maybe()
 

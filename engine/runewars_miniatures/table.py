@@ -65,8 +65,10 @@ class TableSizes(Model):
 
     model_config = ConfigDict(title="Table")
 
-    band: float | None = maybe()
-    arc_degrees: float | None = maybe()
+    band: float | None = maybe("how long one range band of the range ruler is, in tray widths (the book prints "
+                               "none; needed for range)", title="Range band length")
+    arc_degrees: float | None = maybe("the width of a unit's firing arc, in degrees, centred on its facing (the book "
+                                      "prints none; needed for line of sight)", title="Firing arc")
     straight: Annotated[list[TemplateLength], Field(min_length=1, max_length=8)] | None = maybe(
         "how far each straight template carries a unit, speed 1 first, in tray widths; absent: 1, 2, 3, 4 and 5 "
         "(speeds 1 to 5)", title="Straight template lengths")
@@ -87,8 +89,8 @@ class TableSizes(Model):
 class Tray(Model):
     """The size of the unit's trays, in tray widths (1 × 1 unless said)."""
 
-    width: float | None = maybe()
-    depth: float | None = maybe()
+    width: float | None = maybe("a tray's width, side to side (1 unless given)", title="Tray width")
+    depth: float | None = maybe("a tray's depth, front to back (1 unless given)", title="Tray depth")
 
 
 class TableUnit(Model):
@@ -96,16 +98,23 @@ class TableUnit(Model):
 
     model_config = ConfigDict(title="Unit")
 
-    id: Id
-    player: str = Field(max_length=80)
-    name: Name | None = maybe()
+    id: Id = Field(description="a short handle the position's other fields use to name this unit (never shown "
+                               "in a ruling)", title="Handle")
+    player: str = Field(max_length=80, description="who controls the unit: units of one player are allied, "
+                                                   "others are enemies", title="Player")
+    name: Name | None = maybe("the unit's name as the ruling should say it (\"Unit 2\" unless given)")
     type: UnitType | None = maybe()
     tray: Tray | None = maybe()
-    formation: Annotated[list[Rank], Field(min_length=1, max_length=MAX_RANKS)] | None = maybe()
-    files: int | None = maybe(ge=1, le=MAX_FILES)
-    ranks: int | None = maybe(ge=1, le=MAX_RANKS)
-    front: Point
-    facing: float
+    formation: Annotated[list[Rank], Field(min_length=1, max_length=MAX_RANKS)] | None = maybe(
+        "the trays of each rank, front rank first: a number of trays, or the files a partial rank occupies")
+    files: int | None = maybe("trays side by side in each rank (with ranks, instead of formation)", ge=1,
+                              le=MAX_FILES)
+    ranks: int | None = maybe("ranks one behind the other (with files, instead of formation)", ge=1,
+                              le=MAX_RANKS)
+    front: Point = Field(description="the midpoint of the unit's front edge, [x, y] in tray widths",
+                         title="Front edge midpoint")
+    facing: float = Field(description="which way the unit faces, in degrees: 0 up the table, turning clockwise "
+                                      "(90 faces right)", title="Facing")
 
 
 TerrainKeywordName = Annotated[
@@ -544,13 +553,22 @@ def table_reading(sizes: TableSizes | None, units: Sequence[TableUnit], terrain:
         return [f"{unit_name(u, i)} ({u.player})." for i, u in enumerate(units)]
     out = [f"{u.label} ({u.player}): {formation_words(u.rank_sizes)}, {facing_words(u.facing)}"
            f"{_distance_words(table, u)}." for u in table.units]
-    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'})"
-              for t in table.terrain]
+    pieces = [f"{t.label} ({'blocks line of sight' if t.blocks_los else 'exposed: does not block line of sight'}"
+              f"{_terrain_words(table, t)})" for t in table.terrain]
     out.append(f"Terrain: {'; '.join(pieces)}." if pieces else "No terrain.")
     size = describe_sizes(table, band=band, arc=arc)
     if size:
         out.append(f"Sizes used: {size}.")
     return out
+
+
+def _terrain_words(table: Table, t: Terrain) -> str:
+    """Return what a terrain card adds to the reading: capacity, keywords and the unit occupying it."""
+    words = [f"capacity {t.capacity}"] if t.capacity is not None else []
+    words += [f"{k.capitalize()}{'' if v is None else f' {v}'}" for k, v in t.keywords]
+    if t.occupant is not None:
+        words.append(f"occupied by {table.label(t.occupant)}")
+    return "".join(f", {w}" for w in words)
 
 
 def _finite(value: float, path: str) -> float:
@@ -746,7 +764,31 @@ def read_table(sizes: TableSizes | None, units: Sequence[TableUnit] | None, terr
         if piece.occupant is not None and not any(u.id == piece.occupant for u in read_units):
             raise UnreadableInputError(f"{piece.occupant!r} names no unit of the position",
                                        path=f"terrain[{i}].occupant")
+    _check_occupants(read_units, pieces)
     return Table(band, arc, tuple(read_units), tuple(pieces))
+
+
+def _check_occupants(units: Sequence[Unit], pieces: Sequence[Terrain]) -> None:
+    """Refuse an occupant the table cannot hold (81.1, 81.2): terrain that cannot be entered, a unit with more
+    trays than the capacity, a unit that occupies two pieces, or one whose trays are not on its terrain."""
+    seen: dict[str, str] = {}
+    for t in pieces:
+        if t.occupant is None:
+            continue
+        path = f"terrain[{t.index}].occupant"
+        unit = next(u for u in units if u.id == t.occupant)
+        if not t.can_be_entered:
+            raise UnreadableInputError(f"{t.label} has no capacity, so no unit can occupy it", path=path)
+        if len(unit.cells) > (t.capacity or 0):
+            raise UnreadableInputError(f"{unit.label} has {len(unit.cells)} trays, more than the capacity of "
+                                       f"{t.label} ({t.capacity})", path=path)
+        if unit.id in seen:
+            raise UnreadableInputError(f"{unit.label} already occupies {seen[unit.id]}; a unit occupies one "
+                                       "terrain piece", path=path)
+        seen[unit.id] = t.label
+        if not is_overlapping(unit.shape, t.shape):
+            raise UnreadableInputError(f"{unit.label} occupies {t.label}, so it stands on it: place its trays "
+                                       "over the terrain", path=path)
 
 
 def unit_ref(table: Table, uid: str, path: str) -> Unit:
@@ -788,10 +830,16 @@ def is_touching(a: Polygon, b: Polygon) -> bool:
 
 
 def overlaps(table: Table) -> list[tuple[str, str]]:
-    """Return every overlapping pair: unit with unit, then unit with terrain (position order)."""
+    """Return every overlapping pair: unit with unit, then unit with terrain (position order); a unit that
+    occupies terrain is on its piece, which stands for it (81.2)."""
     out: list[tuple[str, str]] = []
+    occupants = {t.occupant for t in table.terrain if t.occupant is not None}
     for i, a in enumerate(table.units):
+        if a.id in occupants:  # it stands on its terrain piece, which takes its place on the table (81.2)
+            continue
         for b in table.units[i + 1:]:
+            if b.id in occupants:
+                continue
             if boxes_near(a.box, b.box, 0.0) and is_overlapping(a.shape, b.shape):
                 out.append((a.id, b.id))
         for t in table.terrain:

@@ -20,6 +20,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import shapely
+from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
+
 from engine.core import Trace, rule
 from engine.corpus import Corpus
 from engine.runewars_miniatures.attack_position import (
@@ -33,8 +37,9 @@ from engine.runewars_miniatures.attack_position import (
 )
 from engine.runewars_miniatures.common import possessive
 from engine.runewars_miniatures.contact import ContactResult, analyse
-from engine.runewars_miniatures.ranges import range_between
-from engine.runewars_miniatures.sight import sight
+from engine.runewars_miniatures.occupancy import defense_bonus, footprint, occupied
+from engine.runewars_miniatures.ranges import Measure, range_between, sight_range
+from engine.runewars_miniatures.sight import Sight, firing_arc, sight
 from engine.runewars_miniatures.table import (
     EPS,
     Table,
@@ -63,14 +68,18 @@ def from_table(fn: Callable[[AttackPosition, Trace, Corpus], AttackOutcome]
     return resolver
 
 
-def _touching_trays(attacker: Unit, defender: Unit) -> tuple[bool, bool]:
-    """Return (a tray of the attacker's partial rank touches, another tray touches) the defender."""
+def _touching_trays(table: Table, attacker: Unit, defender: Unit) -> tuple[bool, bool]:
+    """Return (a tray of the attacker's partial rank touches, another tray touches) the defender (or the terrain
+    it occupies); an attacker in terrain touches with its terrain piece, not with a partial rank."""
+    if occupied(table, attacker) is not None:
+        return False, True
+    target = footprint(table, defender)
     files = attacker.files
     partial = len(attacker.ranks) > 1 and len(attacker.ranks[-1]) < files
     back = len(attacker.ranks) - 1
     partial_hit = other_hit = False
     for (_, k), tray in zip(attacker.cells, attacker.trays, strict=True):
-        if tray.distance(defender.shape) <= EPS:
+        if tray.distance(target) <= EPS:
             if partial and k == back:
                 partial_hit = True
             else:
@@ -105,7 +114,10 @@ def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tu
     if ranged:
         proof = _ranged(table, attacker, defender, contact.engaged, pos, att, dfd, trace, corpus)
     else:
-        proof = _melee(attacker, defender, contact, pos, att, trace)
+        proof = _melee(table, attacker, defender, contact, pos, att, trace)
+    bonus = defense_bonus(table, defender, ranged, trace)
+    if bonus:
+        dfd["defense_modifiers"] = [*(pos.defender.defense_modifiers or []), bonus]
     proof.flanking, proof.flanked_by_defender = att["flanking"], att["flanked_by_defender"]
     if att["flanking"]:
         trace.step(f"From the table: {possessive(attacker.label)} front edge touches a side or the back edge of "
@@ -118,9 +130,9 @@ def derive_attack_facts(pos: AttackPosition, trace: Trace, corpus: Corpus) -> tu
     return derived, proof
 
 
-@rule("rwm.34", "rwm.34.5", "rwm.34.3.b1", "rwm.77.2", "rwm.34.3")
-def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPosition, att: dict[str, Any],
-           trace: Trace) -> MeleeProof:
+@rule("rwm.34", "rwm.34.5", "rwm.34.3.b1", "rwm.77.2", "rwm.34.3", "rwm.81.8")
+def _melee(table: Table, attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPosition,
+           att: dict[str, Any], trace: Trace) -> MeleeProof:
     """Engagement and the attacker's contacted edge(s), with the trays that touch (for threat)."""
     engaged = ([attacker.id, defender.id] in contact.engaged or [defender.id, attacker.id] in contact.engaged)
     att["engaged"] = engaged
@@ -139,6 +151,10 @@ def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPo
     else:
         trace.step(f"From the table: {attacker.label} and {defender.label} touch, so they are engaged; "
                    f"{possessive(attacker.label)} contacted edge: {', '.join(edges)}.", "rwm.34", "rwm.34.3")
+    piece = occupied(table, defender)
+    if piece is not None:
+        trace.step(f"From the table: {defender.label} occupies {piece.label}, and {attacker.label} touches it: that "
+                   f"counts as touching {possessive(defender.label)} front edge.", "rwm.81.8")
     chosen = pos.attacker.contacted_edge
     att["contacted_edges"] = None
     if len(edges) == 1:
@@ -147,13 +163,14 @@ def _melee(attacker: Unit, defender: Unit, contact: ContactResult, pos: AttackPo
         att["contacted_edges"] = list(edges)
         if chosen not in edges:
             att["contacted_edge"] = None
-    att["touching_partial_rank"], att["touching_other_trays"] = _touching_trays(attacker, defender)
+    att["touching_partial_rank"], att["touching_other_trays"] = _touching_trays(table, attacker, defender)
     points = next((c.points for c in contact.contacts if set(c.units) == {attacker.id, defender.id}), [])
     return MeleeProof(attacker=attacker.id, defender=defender.id, engaged=True, contacted_edges=list(edges),
                       contact_points=points)
 
 
-@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.65.3")
+@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.65.3",
+      "rwm.64.3")
 def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[list[str]], pos: AttackPosition,
             att: dict[str, Any], dfd: dict[str, Any], trace: Trace, corpus: Corpus) -> RangedProof:
     """Engagement, firing arc and line of sight, range, and the attacker's allies engaged with the target."""
@@ -164,18 +181,29 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
     seen = sight(table, attacker, defender, float(table.arc_degrees or 0))
     att["in_firing_arc"], att["line_of_sight"] = seen.in_arc, seen.line_of_sight
     blockers = ", ".join(table.label(b) for b in seen.blockers)
-    trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
-               f"{'inside' if seen.in_arc else 'outside'} {possessive(attacker.label)} firing arc, and "
-               + ("a clear line joins them" if seen.line_of_sight else
-                  (f"every line is blocked by {blockers}" if seen.in_arc else "no line can be traced")) + ".",
-               "rwm.39.1", "rwm.46.1", "rwm.39.3")
+    line = ("a clear line joins them" if seen.line_of_sight else
+            (f"every line is blocked by {blockers}" if seen.in_arc else "no line can be traced"))
+    if seen.from_terrain is not None:
+        trace.step(f"From the table: {attacker.label} shoots from {seen.from_terrain.label} in any direction, and "
+                   f"{line}.", "rwm.46.1")
+    else:
+        trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
+                   f"{'inside' if seen.in_arc else 'outside'} {possessive(attacker.label)} firing arc, and {line}.",
+                   "rwm.39.1", "rwm.46.1", "rwm.39.3")
     bands = int(corpus.fact("rwm.64.1", "range_bands"))
-    m = range_between(table, attacker, defender, corpus)
+    if seen.from_terrain is not None or seen.to_terrain is not None:
+        m = _terrain_range(table, attacker, defender, seen, trace, corpus)
+    else:
+        m = range_between(table, attacker, defender, corpus)
     att["range"] = m.range if m.range is not None else bands + 1
     where = f"range {m.range}" if m.range is not None else f"beyond range {bands}"
-    trace.step(f"From the table (range bands of {table.band:g}): the closest points are {m.distance:.3f} apart, "
-               f"{where}; a line of sight drawn between other points is never shorter.", "rwm.64.3.b2", "rwm.64.4",
-               "rwm.64.3.b1")
+    if seen.from_terrain is None and seen.to_terrain is None:
+        trace.step(f"From the table (range bands of {table.band:g}): the closest points are {m.distance:.3f} apart, "
+                   f"{where}; a line of sight drawn between other points is never shorter.", "rwm.64.3.b2",
+                   "rwm.64.4", "rwm.64.3.b1")
+    else:
+        trace.step(f"From the table (range bands of {table.band:g}): the closest points a line of sight may join are "
+                   f"{m.distance:.3f} apart, {where}.", "rwm.64.3", "rwm.64.3.b1", "rwm.64.4")
     allies = [u for u in table.units if u.id != attacker.id and u.is_allied(attacker)
               and [min(u.id, defender.id, key=table.order), max(u.id, defender.id, key=table.order)] in engaged_pairs]
     if allies and pos.defender.engaged_with_allies is None:
@@ -187,3 +215,28 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
                        witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
                        blockers=list(seen.blockers), arc_degrees=table.arc_degrees, range=m.range,
                        distance=r3(m.distance), closest=[pt(m.closest[0]), pt(m.closest[1])], band=table.band)
+
+
+@rule("rwm.81.6", "rwm.81.7", "rwm.81.9.b3")
+def _terrain_range(table: Table, attacker: Unit, defender: Unit, seen: Sight, trace: Trace,
+                   corpus: Corpus) -> Measure:
+    """Range for a shot from or at a unit in terrain: between the places its line of sight may join (64.3), the
+    terrain's edge standing for the unit that occupies it (81.6, 81.7)."""
+    if seen.from_terrain is not None:
+        source: BaseGeometry = seen.from_terrain.shape
+        trace.step(f"From the table: {attacker.label} occupies {seen.from_terrain.label}: it shoots from any point "
+                   "of the terrain's edge and its firing arc is ignored.", "rwm.81.6")
+        if seen.from_terrain.has_keyword("elevated"):
+            trace.step(f"From the table: {seen.from_terrain.label} is Elevated, so no unit or terrain blocks "
+                       f"{possessive(attacker.label)} line of sight.", "rwm.81.9.b3")
+    else:
+        source = LineString(attacker.front_edge())
+    region: BaseGeometry = seen.to_terrain.shape if seen.to_terrain is not None else defender.shape
+    if seen.to_terrain is not None:
+        trace.step(f"From the table: {defender.label} occupies {seen.to_terrain.label}: the shot is traced and "
+                   "measured to any point of the terrain's edge.", "rwm.81.7")
+    if seen.from_terrain is None:
+        arc = firing_arc(attacker, float(table.arc_degrees or 0), table.extent())
+        inside = shapely.intersection(region, arc)
+        region = inside if not inside.is_empty else region
+    return sight_range(table, attacker, defender, source, region, corpus)

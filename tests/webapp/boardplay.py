@@ -29,9 +29,19 @@ def open_tab(page: Any, base: str, game: str, situation: str) -> None:
 
 
 def ask(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Press "What happens now?"; return (the position sent, the ruling), checking the ruling is the engine's."""
-    with (page.expect_request(lambda r: r.url.endswith("/api/resolve")) as request,
-          page.expect_response(lambda r: r.url.endswith("/api/resolve")) as answer):
+    """Press "What happens now?"; return (the position sent, the ruling), checking the ruling is the engine's.
+
+    Only a request about the tab's own situation is the press's: a board may ask the engine about other
+    situations in the background (the table board asks contact, sight and range after each change)."""
+    tab = page.locator("#situation-tabs [aria-selected='true']").get_attribute("data-situation")
+    mine = f'"situation": "{tab}"'
+
+    def ours(r: Any) -> bool:
+        body = r.post_data or ""
+        return bool(r.url.endswith("/api/resolve") and (not tab or mine in body.replace('":"', '": "')))
+
+    with (page.expect_request(ours) as request,
+          page.expect_response(lambda r: ours(r.request)) as answer):
         page.click("#resolve")
     sent: dict[str, Any] = request.value.post_data_json
     ruling: dict[str, Any] = answer.value.json()

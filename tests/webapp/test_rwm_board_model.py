@@ -42,6 +42,22 @@ def _value(page: Any, selector: str) -> Any:
     return json.loads(loc.first.input_value())
 
 
+UNKNOWN = "\u0000unknown"  # the generated form's "unknown" choice: the field is left out
+
+
+def _choice(page: Any, path: str) -> tuple[bool, Any]:
+    """Return (present, value) of the choice at *path*: a select's value or a segmented choice's checked one."""
+    sel = page.locator(f"select[data-path='{path}']")
+    if sel.count():
+        value = json.loads(sel.first.input_value())
+    else:
+        checked = page.locator(f"fieldset[data-path='{path}'] input:checked")
+        if not checked.count():
+            return False, None
+        value = json.loads(checked.first.input_value())
+    return value != UNKNOWN, value
+
+
 class RwmTable:
     """The adapter of the table tabs: operations by clicks, and the position read back from the screen."""
 
@@ -93,10 +109,10 @@ class RwmTable:
                     pos.setdefault(head, {})[tail] = value
                 else:
                     pos[head] = value
-        if sit == "squaring_up":
+        if sit == "squaring_up":  # the generated-form widgets: a select or a segmented choice ("unknown": absent)
             for key in ("cause", "modifier", "direction", "pivot", "slide"):
-                value = _value(page, f"select[data-path='{key}']")
-                if value is not None or key == "modifier":
+                present, value = _choice(page, key)
+                if present:
                     pos[key] = value
         if sit == "attack":
             pos["attack_type"] = json.loads(page.locator("[data-path='attack_type'] input:checked").input_value())

@@ -9,8 +9,9 @@ import {readFromLocation, shareURL, writeToLocation} from "./share.js";
 
 // The editor modules of this board come from the page (boards.py lists the files present for the game:
 // static/js/editors/<game>.js and any extra module registered there, e.g. a table board); each exports
-// `editors` {situation: editor}. An editor is {example?, render(el, pos, ctx), derive?(pos)}: derive
-// returns the position the screen shows (whatever no longer appears on screen is dropped).
+// `editors` {situation: editor}. An editor is {example?, render(el, pos, ctx), derive?(pos), ruled?(ruling)}:
+// derive returns the position the screen shows (whatever no longer appears on screen is dropped); ruled is
+// told each ruling shown (null when none).
 const root = document.getElementById("board");
 const game = root.dataset.game;
 const tabs = document.getElementById("situation-tabs");
@@ -157,6 +158,9 @@ function select(name) {
 }
 
 function showRuling(ruling) {
+  // an editor may draw the ruling too (the table board draws the shapes its outcome derives)
+  const ed = state.editors[state.current];
+  if (ed && typeof ed.ruled === "function") ed.ruled(ruling);
   clear(rulingEl);
   rulingEl.classList.remove("stale");
   document.getElementById("stale-note").hidden = true;

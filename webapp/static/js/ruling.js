@@ -66,7 +66,8 @@ export function renderRuling(ruling, position, onAnswer, opts = {}) {
       h("h3", {id: "reading-title"}, "What this ruling read"),
       h("ul", {class: "plain"}, ruling.reading.map((line) => h("li", {}, line)))));
   }
-  const shown = Object.entries(ruling.outcome || {}).filter(([k, v]) => k !== "violations" && !isEmpty(v));
+  // the shapes a table ruling derives (`drawing`) are drawn on the table board, with their legend, not listed here
+  const shown = Object.entries(ruling.outcome || {}).filter(([k, v]) => k !== "violations" && k !== "drawing" && !isEmpty(v));
   if (shown.length) {
     out.append(h("dl", {class: "outcome"}, shown.flatMap(([k, v]) =>
       [h("dt", {}, keyLabel(k, labels)), h("dd", {dataset: {key: k}}, valueNode(v, labels, values[k] || null))])));

@@ -1,15 +1,21 @@
 // The RuneWars Miniatures table board: place units and terrain seen from above; the engine measures.
 //
-// Editors for the table situations (contact, line_of_sight, range, squaring_up) and a "From the table" mode
-// of the attack. The position is the contract's table format (lengths in tray widths, facing 0 = up, turning
+// Editors for every table situation and a "From the table" mode of the attack. A table situation is any
+// RuneWars Miniatures situation whose published position schema has `units` and `table`: each gets a table tab
+// with no code of its own. Its role selects come from the fields marked `x-table-role` (acting, target, other;
+// the field's title is the select's label), its other fields are edited with the generated-form widgets
+// (schemaform.js) beside the table, and the shapes its ruling derives (`outcome.drawing`: templates, end
+// positions, blocked spots, slides, lines, points) are drawn as they are, with a legend in the words of the
+// shape roles' `x-enum-labels` (read from the page: boards.py). The position is the contract's table format (lengths in tray widths, facing 0 = up, turning
 // clockwise). The board only draws: every fact it shows (engaged, contacted edges, flanking, sight line,
 // blockers, range) comes from /api/resolve, asked again a moment after each change.
 //
 // Mouse, pen and touch: drag a unit to move it (dropped within a tray width of another unit's edge, it lands
 // flush against it; hold Alt to place it freely), drag its round handle to turn it. Keyboard: Tab to a unit, arrow keys move it (Shift: a whole tray width), R turns it 15°
 // (Shift+R back), Delete removes it. Terrain: "Draw terrain" (just above the table), click the corners, "Finish".
-import {postJSON} from "../api.js";
-import {copy, h, uid} from "../dom.js";
+import {postJSON, situations} from "../api.js";
+import {copy, h, humanize, uid} from "../dom.js";
+import {defaultFor, propertyRow} from "../schemaform.js";
 import {checkbox, segmented, select, smallButton, stepper, textInput} from "../widgets.js";
 import {editors as base} from "./runewars-miniatures.js";
 import {panel, row} from "./common.js";
@@ -20,6 +26,21 @@ const STEP = 0.1;          // arrow key move
 const TURN = 15;           // R key turn (degrees)
 const PLAYERS = ["Daqan", "Waiqar", "Latari", "Uthuk"];
 const COLORS = {0: "#2f6db5", 1: "#a8402f", 2: "#3d8c4a", 3: "#7a4b9a"};
+const GAME = "runewars-miniatures";
+// the position schema of each situation of the game (the board has fetched them already: one request)
+const SCHEMAS = Object.fromEntries((await situations()).filter((x) => x.game === GAME).map((x) => [x.situation, x.schema]));
+// the words of the shapes the engine draws (role -> player words), given by the page (boards.py)
+const SHAPE_WORDS = (() => {
+  try { return JSON.parse(document.getElementById("board")?.dataset.board || "{}").shape_roles || {}; } catch { return {}; }
+})();
+// the fields every table situation shares, drawn on the table and in the Units, Terrain and Settings panels
+const TABLE_KEYS = new Set(["game", "situation", "table", "units", "terrain"]);
+
+/** Return whether a position schema is a table situation's: it has `units` and `table`. */
+export function isTableSchema(schema) {
+  const props = schema?.properties || {};
+  return Boolean(props.units && props.table);
+}
 
 (function addStyles() {
   const href = new URL("../../css/table.css", import.meta.url).href;
@@ -150,14 +171,37 @@ let lastTable = null;
 // Selecting a unit (tapping, dragging, Tab) only chooses which unit the Units panel edits: it is not part of
 // the position and never changes a role.
 const selection = new Map();  // situation -> the id of the unit the Units panel edits
+const terrainSelection = new Map();  // situation -> the id of the terrain piece the Terrain panel details
+const pressed = new Map();  // situation -> the ruling "What happens now?" gave (drawn until the table changes)
+let shownBoard = null;  // the table board on screen (redrawn when a ruling arrives)
 
-/** Return the role fields of a table situation: [path, label] of each field that names a unit. */
+/** Return the x-table-role of a field's schema (on the field or on the non-null branch of an optional one). */
+function roleOf(ps) {
+  if (!ps || typeof ps !== "object") return null;
+  if (ps["x-table-role"]) return ps["x-table-role"];
+  for (const b of ps.anyOf || []) if (b && b["x-table-role"]) return b["x-table-role"];
+  return null;
+}
+
+const roleCache = new Map();
+
+/** Return the role fields of a table situation, from its schema: [path, label, role] of each field marked
+ *  `x-table-role` (top level, or one level down as the attack's `attacker.unit`). The label is the field's
+ *  title; a field one level down is named after its parent ("Attacker"). */
 function roleFields(pos) {
-  if (pos.situation === "attack") return [["attacker.unit", "Attacker"], ["defender.unit", "Defender"]];
-  if (pos.situation === "line_of_sight") return [["unit", "Unit tracing line of sight"], ["target", "Target"]];
-  if (pos.situation === "range") return [["unit", "Measure from (ruler's range 1 end)"], ["target", "Target"]];
-  if (pos.situation === "squaring_up") return [["active", "Moving unit"]];
-  return [];
+  const name = pos.situation;
+  if (roleCache.has(name)) return roleCache.get(name);
+  const out = [];
+  for (const [key, ps] of Object.entries(SCHEMAS[name]?.properties || {})) {
+    const role = roleOf(ps);
+    if (role) { out.push([key, ps.title || humanize(key), role]); continue; }
+    for (const [sub, inner] of Object.entries(ps?.properties || {})) {
+      const r = roleOf(inner);
+      if (r) out.push([`${key}.${sub}`, ps.title || humanize(key), r]);
+    }
+  }
+  roleCache.set(name, out);
+  return out;
 }
 
 function getRole(pos, path) {
@@ -174,17 +218,23 @@ function setRole(pos, path, value) {
   else delete pos[a];
 }
 
+/** Return the unit the first field of *role* names (acting: blue bands and arc; target: outlined). */
+function roleHolder(pos, role) {
+  const found = roleFields(pos).find(([, , r]) => r === role);
+  return found ? getRole(pos, found[0]) || null : null;
+}
+
 function activeId(pos) {
-  if (pos.situation === "squaring_up") return pos.active;
-  if (pos.situation === "attack") return pos.attacker?.unit;
-  if (pos.situation === "line_of_sight" || pos.situation === "range") return pos.unit;
-  return null;
+  return roleHolder(pos, "acting");
 }
 
 function targetId(pos) {
-  if (pos.situation === "attack") return pos.defender?.unit;
-  if (pos.situation === "line_of_sight" || pos.situation === "range") return pos.target || null;
-  return null;
+  return roleHolder(pos, "target");
+}
+
+/** Return the ids of the units named by an "other" role. */
+function otherIds(pos) {
+  return roleFields(pos).filter(([, , r]) => r === "other").map(([p]) => getRole(pos, p)).filter(Boolean);
 }
 
 /** Return the id of the unit the Units panel edits (the last one selected, else the first role holder). */
@@ -217,6 +267,7 @@ function removeUnit(pos, id) {
     for (const [k, inner] of Object.entries(pos.corner_edges)) if (!inner || !Object.keys(inner).length) delete pos.corner_edges[k];
     if (!Object.keys(pos.corner_edges).length) delete pos.corner_edges;
   }
+  for (const t of pos.terrain || []) if (t.occupant === id) delete t.occupant;
   if (selection.get(pos.situation) === id) selection.delete(pos.situation);
 }
 
@@ -247,17 +298,29 @@ function playerIndex(pos, player) {
   return Math.max(0, players.indexOf(player));
 }
 
-/** Ask the engine about the table: contact always, and sight and range from the active unit to the target. */
+// the situations the board asks about on every table (the contact, sight and range facts it shows)
+const MEASURED = {contact: "contact", line_of_sight: "sight", range: "range"};
+
+/** Ask the engine about the table: contact always, sight and range from the acting unit to the target, and
+ *  the position itself (its ruling's `drawing` is drawn on the table; the attack is asked only when the
+ *  player presses "What happens now?"). */
 async function analyse(pos) {
-  const common = {game: "runewars-miniatures", table: pos.table, units: pos.units, terrain: pos.terrain || []};
+  const common = {game: GAME, table: pos.table, units: pos.units, terrain: pos.terrain || []};
   const act = activeId(pos), tgt = targetId(pos);
-  const asks = [postJSON("/api/resolve", {...common, situation: "contact"})];
+  const asks = {contact: postJSON("/api/resolve", {...common, situation: "contact"})};
   if (act && tgt && act !== tgt) {
-    asks.push(postJSON("/api/resolve", {...common, situation: "line_of_sight", unit: act, target: tgt}));
-    asks.push(postJSON("/api/resolve", {...common, situation: "range", unit: act, target: tgt}));
+    asks.sight = postJSON("/api/resolve", {...common, situation: "line_of_sight", unit: act, target: tgt});
+    asks.range = postJSON("/api/resolve", {...common, situation: "range", unit: act, target: tgt});
   }
-  const [contact, sight, range] = await Promise.all(asks);
-  return {contact: contact?.data, sight: sight?.data, range: range?.data};
+  const same = MEASURED[pos.situation];
+  if (!same && pos.situation !== "attack") asks.own = postJSON("/api/resolve", pos);
+  const keys = Object.keys(asks);
+  const answers = await Promise.all(keys.map((k) => asks[k]));
+  // the facts as before (an answer refusing the table is shown by its summary); the position's own ruling only
+  // when it is one
+  const out = Object.fromEntries(keys.map((k, i) => [k, k === "own" && !answers[i]?.ok ? null : answers[i]?.data]));
+  out.own = same ? out[same] || null : out.own || null;
+  return out;
 }
 
 function viewBox(pos) {
@@ -278,12 +341,38 @@ function pointsAttr(poly) {
   return poly.map(([x, y]) => `${round(x)},${round(-y)}`).join(" ");
 }
 
+/** Return where a caption goes inside a polygon: the mean of its corners (a place to write, not a measure). */
+function centreOf(points) {
+  const n = points.length || 1;
+  return [points.reduce((a, p) => a + p[0], 0) / n, points.reduce((a, p) => a + p[1], 0) / n];
+}
+
+/** Return a shape role in a player's words ("Movement template"): the label the engine's schema gives it. */
+function words(role) {
+  const text = SHAPE_WORDS[role] || humanize(String(role || "shape"));
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Return a legend's sample of a shape role: a little outline, line or point drawn with the table's style. */
+function swatch(role, kind) {
+  const g = s("g", {class: "table-shapes"});
+  if (kind === "line") g.append(s("polyline", {class: `shape shape-line role-${role}`, points: "0.1,0.5 1.5,0.5"}));
+  else if (kind === "point") g.append(s("circle", {class: `shape shape-point role-${role}`, cx: 0.8, cy: 0.5, r: 0.22}));
+  else g.append(s("polygon", {class: `shape shape-outline role-${role}`, points: "0.15,0.15 1.45,0.15 1.45,0.85 0.15,0.85"}));
+  return s("svg", {class: "legend-swatch", viewBox: "0 0 1.6 1", width: 40, height: 24, "aria-hidden": "true"}, g);
+}
+
 function tableBoard(pos, ctx, onChange, onSelect) {
   const state = {view: viewBox(pos), drawing: null, info: null, seq: 0, timer: null, dragging: false};
   const svg = s("svg", {class: "table-svg", role: "application", "aria-label": "Play area seen from above. Drag a unit to move it, drag its handle to turn it; with the keyboard, Tab to a unit, arrow keys move it, R turns it.", "data-testid": "table-svg"});
   const status = h("div", {class: "table-status", id: "table-status", "aria-live": "polite"});
   const sizes = h("p", {class: "table-sizes hint", id: "table-sizes"});
   const tools = h("div", {class: "table-tools", role: "toolbar", "aria-label": "Terrain tools", id: "table-tools"});
+  const legend = h("ul", {class: "table-legend", id: "table-legend", "aria-label": "What the shapes on the table show", hidden: true});
+  const arrowId = uid("arrow");
+  const defs = () => s("defs", {}, s("marker", {id: arrowId, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 3, markerHeight: 3,
+                                                 orient: "auto-start-reverse", markerUnits: "strokeWidth"},
+    s("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head"})));
 
   const toWorld = (evt) => {
     const pt = svg.createSVGPoint();
@@ -371,9 +460,12 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     const blockers = new Set(state.info?.sight?.outcome?.blockers || []);
     const flanking = new Set((state.info?.contact?.outcome?.flanking || []).map((p) => p[0]));
     const cls = ["unit", u.id === activeId(pos) ? "active" : "", u.id === targetId(pos) ? "target" : "",
-                 u.id === selectedId(pos) ? "selected" : "",
+                 u.id === selectedId(pos) ? "selected" : "", otherIds(pos).includes(u.id) ? "other" : "",
+                 (pos.terrain || []).some((t) => t.occupant === u.id) ? "occupying" : "",
                  blockers.has(u.id) ? "blocker" : "", flanking.has(u.id) ? "flanker" : ""].filter(Boolean).join(" ");
     const roles = roleFields(pos).filter(([path]) => getRole(pos, path) === u.id).map(([, text]) => text.toLowerCase());
+    const home = (pos.terrain || []).find((t) => t.occupant === u.id);
+    if (home) roles.push(`in ${terrainLabel(pos, home)}`);
     const g = s("g", {class: cls, tabindex: "0", role: "button", "data-unit": u.id, "aria-pressed": u.id === selectedId(pos) ? "true" : "false",
                       "data-player": u.player, "data-front": JSON.stringify(u.front), "data-facing": String(u.facing),
                       "data-formation": JSON.stringify(u.formation ?? null), "data-tray": JSON.stringify(u.tray ?? null),
@@ -403,16 +495,78 @@ function tableBoard(pos, ctx, onChange, onSelect) {
 
   function terrainShape(t) {
     const blockers = new Set(state.info?.sight?.outcome?.blockers || []);
-    return s("polygon", {class: `terrain${t.blocks_los === false ? " exposed" : ""}${blockers.has(t.id) ? " blocker" : ""}`,
-                         points: pointsAttr(t.polygon), "data-terrain": t.id, "data-polygon": JSON.stringify(t.polygon)},
+    const occupied = (pos.units || []).some((u) => u.id === t.occupant);
+    const cls = ["terrain", t.blocks_los === false ? "exposed" : "", blockers.has(t.id) ? "blocker" : "",
+                 occupied ? "occupied" : "", terrainSelection.get(pos.situation) === t.id ? "selected" : ""].filter(Boolean).join(" ");
+    const el = s("polygon", {class: cls, points: pointsAttr(t.polygon), "data-terrain": t.id, "data-polygon": JSON.stringify(t.polygon)},
       s("title", {text: terrainLabel(pos, t)}));
+    // a tap on a piece (when not drawing) opens its card in the Terrain panel: capacity, keywords, occupant
+    el.addEventListener("pointerdown", (e) => {
+      if (state.drawing) return;
+      e.preventDefault();
+      terrainSelection.set(pos.situation, t.id);
+      onSelect(null);
+    });
+    return el;
+  }
+
+  /** Return the caption of occupied terrain: the occupant's name in its army's colour, on the piece's top. */
+  function occupantMark(t) {
+    const u = (pos.units || []).find((x) => x.id === t.occupant);
+    if (!u || !Array.isArray(t.polygon) || !t.polygon.length) return null;
+    // written just above the piece's top corner line, clear of lines crossing the piece
+    const at = [centreOf(t.polygon)[0], Math.max(...t.polygon.map((p) => p[1])) + 0.12];
+    const name = unitLabel(pos, u);
+    const words = name.length > 16 ? `${name.slice(0, 15)}…` : name;
+    return s("text", {class: "terrain-occupant", x: round(at[0]), y: round(-at[1]), fill: COLORS[playerIndex(pos, u.player) % 4],
+                      "data-occupant-of": t.id, text: words}, s("title", {text: `Occupied by ${name}`}));
+  }
+
+  /** Return the shapes the ruling of this position derived (`outcome.drawing`): the live one, else the one
+   *  "What happens now?" gave for this same table. */
+  function shapesOf() {
+    const ruling = state.info?.own || pressed.get(pos.situation) || null;
+    const list = ruling?.outcome?.drawing;
+    return Array.isArray(list) ? list.filter((x) => x && typeof x === "object" && Array.isArray(x.points)) : [];
+  }
+
+  /** Draw the engine's shapes as they are: outlines, lines (a path or slide with an arrow) and points. */
+  function shapes() {
+    const g = s("g", {class: "table-shapes", "data-testid": "table-shapes"});
+    for (const sh of shapesOf()) {
+      const pts = sh.points.filter((p) => Array.isArray(p) && p.length >= 2 && p.every(Number.isFinite));
+      if (!pts.length) continue;
+      const role = String(sh.role || ""), kind = sh.kind === "line" || sh.kind === "point" ? sh.kind : "outline";
+      const attrs = {class: `shape shape-${kind} role-${role}`, "data-shape": role, "data-kind": kind, "data-of": sh.unit ?? null};
+      let el;
+      if (kind === "point" || pts.length === 1) el = s("circle", {...attrs, cx: round(pts[0][0]), cy: round(-pts[0][1]), r: 0.2});
+      else if (kind === "line") el = s("polyline", {...attrs, points: pointsAttr(pts), "marker-end": `url(#${arrowId})`});
+      else el = s("polygon", {...attrs, points: pointsAttr(pts)});
+      el.append(s("title", {text: sh.label || words(role)}));
+      g.append(el);
+      if (sh.label) {
+        const at = kind === "outline" ? centreOf(pts) : pts[pts.length - 1];
+        g.append(s("text", {class: `shape-label role-${role}`, x: round(at[0] + (kind === "outline" ? 0 : 0.15)), y: round(-at[1] - 0.15), text: sh.label}));
+      }
+    }
+    return g;
+  }
+
+  /** Show the legend of the shapes on the table, one entry per role, in the words of its enum label. */
+  function showLegend() {
+    const seen = new Map();
+    for (const sh of shapesOf()) if (!seen.has(sh.role)) seen.set(sh.role, sh.kind === "line" || sh.kind === "point" ? sh.kind : "outline");
+    legend.hidden = !seen.size;
+    legend.replaceChildren(...[...seen].map(([role, kind]) => h("li", {"data-legend": role},
+      swatch(role, kind), h("span", {}, words(role)))));
   }
 
   function draw() {
     const focused = document.activeElement && svg.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-unit") : null;
     refreshView();
-    const kids = [grid(), overlays(), ...(pos.terrain || []).map(terrainShape), ...(pos.units || []).map(unitShape), facts()];
+    const kids = [defs(), grid(), overlays(), ...(pos.terrain || []).map(terrainShape), ...(pos.units || []).map(unitShape), shapes(),
+                  ...(pos.terrain || []).map(occupantMark).filter(Boolean), facts()];
     // the turn knob of the selected unit, just behind its rear edge (the front is usually against something),
     // drawn above everything: drag it around the unit to turn it
     const act = (pos.units || []).find((u) => u.id === selectedId(pos));
@@ -430,6 +584,7 @@ function tableBoard(pos, ctx, onChange, onSelect) {
       kids.push(s("polyline", {class: "drawing", points: pointsAttr(pts)}), ...pts.map((p) => s("circle", {class: "drawing-dot", cx: p[0], cy: -p[1], r: 0.15})));
     }
     svg.replaceChildren(...kids);
+    showLegend();
     svg.classList.toggle("is-drawing", !!state.drawing);
     if (focused) {
       const again = svg.querySelector(`[data-unit="${CSS.escape(focused)}"]`);
@@ -519,6 +674,8 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     }
     if (info?.sight?.summary) lines.push(h("p", {class: info.sight.outcome?.line_of_sight ? "ok" : "bad"}, info.sight.summary));
     if (info?.range?.summary) lines.push(h("p", {}, info.range.summary));
+    const own = info?.own;
+    if (own?.summary && !MEASURED[pos.situation]) lines.push(h("p", {class: own.legal ? "own" : "own bad", "data-own": "true"}, own.summary));
     status.replaceChildren(...lines);
     sizes.textContent = `Sizes used: range band ${pos.table?.band ?? "?"} tray widths, firing-arc lines at ${pos.table?.arc_degrees ?? "?"}°.`;
   }
@@ -542,7 +699,9 @@ function tableBoard(pos, ctx, onChange, onSelect) {
     state.drawing = null;
     if (pts && pts.length >= 3) {
       pos.terrain = pos.terrain || [];
-      pos.terrain.push({id: uid("terrain"), kind: "Terrain", polygon: pts, blocks_los: true});
+      const id = uid("terrain");
+      pos.terrain.push({id, kind: "Terrain", polygon: pts, blocks_los: true});
+      terrainSelection.set(pos.situation, id);  // its card (capacity, keywords, occupant) opens in the Terrain panel
     }
     draw();
     renderTools();
@@ -567,7 +726,7 @@ function tableBoard(pos, ctx, onChange, onSelect) {
   showInfo();
   ask();
   return {
-    el: h("div", {class: "table-board"}, tools, svg, sizes, status),
+    el: h("div", {class: "table-board"}, tools, svg, legend, sizes, status),
     draw, ask,
   };
 }
@@ -603,15 +762,18 @@ function settingsPanel(pos, changed) {
  *  defender are never of one army: a role's select offers only the units the other roles allow. */
 function roleControls(pos, changed, rerender) {
   const fields = roleFields(pos);
-  const out = fields.map(([path, text]) => {
+  const out = fields.map(([path, text, role]) => {
     const others = fields.filter(([p]) => p !== path).map(([p]) => getRole(pos, p)).filter(Boolean);
     const enemyOnly = pos.situation === "attack";
     const allowed = (pos.units || []).filter((u) => !others.includes(u.id)
       && !(enemyOnly && others.some((o) => playerOf(pos, o) === u.player)));
     const opts = [[null, "Choose a unit…"], ...allowed.map((u) => [u.id, `${unitLabel(pos, u)} (${u.player})`])];
-    return select(text, opts, () => getRole(pos, path) ?? null, (v) => { setRole(pos, path, v); changed(); rerender(); }, {path});
+    const sel = select(text, opts, () => getRole(pos, path) ?? null, (v) => { setRole(pos, path, v); changed(); rerender(); }, {path});
+    sel.dataset.tableRole = role;
+    return sel;
   });
-  if (fields.length === 2) {
+  // two roles both held can be swapped (an unset one would leave the other unset)
+  if (fields.length === 2 && fields.every(([p]) => getRole(pos, p))) {
     const [[a, aText], [b, bText]] = fields;
     out.push(smallButton(`Swap ${aText.split(" (")[0].toLowerCase()} and ${bText.toLowerCase()}`, () => {
       const x = getRole(pos, a), y = getRole(pos, b);
@@ -622,21 +784,31 @@ function roleControls(pos, changed, rerender) {
   return out;
 }
 
+/** Return whether a field is edited in the Question panel itself (a value: an enum, a number, a yes/no, a
+ *  text); lists and maps (e.g. the units touching before a move) go under "More about the position". */
+function isValueField(ps) {
+  const inner = (ps.anyOf || []).filter((b) => b.type !== "null");
+  const one = inner.length === 1 ? inner[0] : ps;
+  return Boolean(one.enum) || ["string", "integer", "number", "boolean"].includes(one.type);
+}
+
+/** Return the Question panel of a table situation: its role selects (from `x-table-role`) and its other fields
+ *  with the generated-form widgets, from the schema; null when it has neither. */
 function situationPanel(pos, changed, rerender) {
-  if (pos.situation === "line_of_sight" || pos.situation === "range") {
-    return panel("Question", row(...roleControls(pos, changed, rerender)));
-  }
-  if (pos.situation === "squaring_up") {
-    return panel("Question", row(
-      ...roleControls(pos, changed, rerender),
-      select("What happened", [["march", "March"], ["shift", "Shift"], ["closing_in", "Closing in"], ["reveal", "Revealed its dial"]], () => pos.cause, (v) => { pos.cause = v; changed(); }, {path: "cause"}),
-      select("Modifier", [[null, "None"], ["charge", "Charge"], ["turning-charge", "Turning charge"], ["turn", "Turn"], ["wheel", "Wheel"]], () => pos.modifier ?? null, (v) => { pos.modifier = v; changed(); }, {path: "modifier"}),
-      select("Direction of the move", [["forward", "Forward"], ["backward", "Backward"], ["left", "Left"], ["right", "Right"]], () => pos.direction ?? "forward", (v) => { pos.direction = v; changed(); }, {path: "direction"})),
-    row(
-      select("Pivot (a tie)", [[null, "Not chosen"], ["left", "Left"], ["right", "Right"]], () => pos.pivot ?? null, (v) => { if (v) pos.pivot = v; else delete pos.pivot; changed(); }, {path: "pivot"}),
-      select("Slide", [[null, "Not chosen"], ["left", "Left"], ["right", "Right"]], () => pos.slide ?? null, (v) => { if (v) pos.slide = v; else delete pos.slide; changed(); }, {path: "slide"})));
-  }
-  return null;
+  const schema = SCHEMAS[pos.situation];
+  if (!schema || pos.situation === "attack") return null;
+  const fields = roleFields(pos);
+  const taken = new Set(fields.map(([p]) => p.split(".")[0]));
+  const props = schema.properties || {};
+  const required = new Set(schema.required || []);
+  const keys = Object.keys(props).filter((k) => !TABLE_KEYS.has(k) && !taken.has(k) && !("const" in props[k]));
+  const form = (list) => list.map((k) => propertyRow(props[k], k, required.has(k), () => pos, changed, k, props));
+  const values = keys.filter((k) => isValueField(props[k])), more = keys.filter((k) => !isValueField(props[k]));
+  const kids = [];
+  if (fields.length) kids.push(row(...roleControls(pos, changed, rerender)));
+  if (values.length) kids.push(h("div", {class: "table-fields"}, ...form(values)));
+  if (more.length) kids.push(h("details", {class: "table-more"}, h("summary", {}, "More about the position"), ...form(more)));
+  return kids.length ? panel("Question", ...kids) : null;
 }
 
 /** Return the players a unit may belong to: an attack's attacker and defender are never of one army. */
@@ -704,13 +876,38 @@ function otherPlayer(pos) {
   return other ? other.player : PLAYERS.find((p) => p !== first);
 }
 
+const TERRAIN_SCHEMA = () => SCHEMAS.contact?.properties?.terrain?.items || {};
+
+/** Return the card of the selected terrain piece: capacity, keywords with their X, the unit occupying it. */
+function terrainCard(pos, t, i, board, changed, rerender) {
+  const props = TERRAIN_SCHEMA().properties || {};
+  const at = `terrain[${i}]`;
+  const edit = () => { changed(); board.draw(); };
+  const occupants = [[null, "Nobody"], ...(pos.units || []).map((u) => [u.id, `${unitLabel(pos, u)} (${u.player})`])];
+  const kids = [];
+  if (props.capacity) kids.push(propertyRow(props.capacity, "capacity", false, () => t, edit, `${at}.capacity`, props));
+  if (props.keywords) kids.push(propertyRow(props.keywords, "keywords", false, () => t, edit, `${at}.keywords`, props));
+  if (props.occupant) {
+    kids.push(select(props.occupant.title || "Occupied by", occupants, () => t.occupant ?? null,
+                     (v) => { if (v) t.occupant = v; else delete t.occupant; changed(); board.draw(); rerender(); }, {path: `${at}.occupant`}));
+  }
+  return h("div", {class: "terrain-card", "data-terrain-card": t.id}, ...kids);
+}
+
 function terrainPanel(pos, board, changed, rerender) {
-  const kids = [h("p", {class: "hint"}, (pos.terrain || []).length ? "Name each piece and say whether it blocks line of sight. Draw more with “Draw terrain” above the table."
+  const kids = [h("p", {class: "hint"}, (pos.terrain || []).length ? "Name each piece and say whether it blocks line of sight. Tap a piece (or its Details button) for its capacity, keywords and occupant. Draw more with “Draw terrain” above the table."
     : "No terrain yet: press “Draw terrain” above the table.")];
-  (pos.terrain || []).forEach((t, i) => kids.push(row(
-    textInput(`Terrain ${i + 1}`, () => t.kind, (v) => { t.kind = v; changed(); }, {path: `terrain[${i}].kind`}),
-    checkbox("Exposed (does not block line of sight)", () => t.blocks_los === false, (v) => { t.blocks_los = !v; changed(); board.draw(); }, {path: `terrain[${i}].blocks_los`}),
-    smallButton("Remove", () => { pos.terrain.splice(i, 1); changed(); rerender(); }, {"aria-label": `Remove terrain ${i + 1}`}))));
+  const chosen = terrainSelection.get(pos.situation);
+  (pos.terrain || []).forEach((t, i) => {
+    const open = t.id === chosen;
+    kids.push(row(
+      textInput(`Terrain ${i + 1}`, () => t.kind, (v) => { t.kind = v; changed(); }, {path: `terrain[${i}].kind`}),
+      checkbox("Exposed (does not block line of sight)", () => t.blocks_los === false, (v) => { t.blocks_los = !v; changed(); board.draw(); }, {path: `terrain[${i}].blocks_los`}),
+      smallButton(open ? "Hide details" : "Details", () => { if (open) terrainSelection.delete(pos.situation); else terrainSelection.set(pos.situation, t.id); board.draw(); rerender(); },
+                  {"aria-expanded": open ? "true" : "false", "aria-label": `Details of terrain ${i + 1}`, "data-terrain-details": t.id}),
+      smallButton("Remove", () => { pos.terrain.splice(i, 1); if (open) terrainSelection.delete(pos.situation); changed(); rerender(); }, {"aria-label": `Remove terrain ${i + 1}`})));
+    if (open) kids.push(terrainCard(pos, t, i, board, changed, rerender));
+  });
   return panel("Terrain", ...kids);
 }
 
@@ -722,6 +919,7 @@ function renderTable(el, pos, ctx, extra = null) {
   let holder = null;
   const changed = (opts = {}) => {
     lastTable = {table: copy(pos.table), units: copy(pos.units), terrain: copy(pos.terrain)};
+    pressed.delete(pos.situation);  // the ruling given before no longer draws this table
     ctx.changed();
     if (board) { board.draw(); board.ask(); }
     if (opts.structure) redrawPanels();
@@ -738,6 +936,7 @@ function renderTable(el, pos, ctx, extra = null) {
   // a change on the table redraws the panels too (they show the moved unit's facing, the roles' names)
   const onSelect = () => { board.draw(); redrawPanels(); };
   board = tableBoard(pos, ctx, (opts) => { changed(opts); redrawPanels(); }, onSelect);
+  shownBoard = board;
   holder = h("div", {class: "table-panels"});
   redrawPanels();
   el.append(h("div", {class: "table-layout"}, panel("Table", h("p", {class: "hint"},
@@ -750,9 +949,28 @@ function emptyTable() {
   return {table: copy(EXAMPLE_TABLE.table), units: [], terrain: []};
 }
 
-function tableEditor(situation, defaults) {
+/** Keep the ruling "What happens now?" gave for a table, to draw its shapes until the table changes. */
+function ruled(situation, ruling) {
+  if (ruling) pressed.set(situation, ruling); else pressed.delete(situation);
+  if (shownBoard) shownBoard.draw();
+}
+
+/** Return the example a table tab opens on: the sample table, its roles held by sample units (acting: the
+ *  archers, target: the Spearmen) and its other required fields at their first value. */
+function exampleFor(situation) {
+  const schema = SCHEMAS[situation] || {};
+  const out = copy(EXAMPLE_TABLE);
+  const pick = {acting: "archers", target: "spearmen"};
+  for (const [path, , role] of roleFields({situation})) if (pick[role]) setRole(out, path, pick[role]);
+  for (const key of schema.required || []) {
+    if (!(key in out) && !TABLE_KEYS.has(key)) out[key] = defaultFor(schema.properties[key]);
+  }
+  return out;
+}
+
+function tableEditor(situation, defaults = null) {
   return {
-    example: {...copy(EXAMPLE_TABLE), ...defaults},
+    example: defaults ? {...copy(EXAMPLE_TABLE), ...defaults} : exampleFor(situation),
     blank() {
       const out = emptyTable();
       if (situation === "squaring_up") Object.assign(out, {cause: "march", modifier: null, direction: "forward"});
@@ -760,7 +978,6 @@ function tableEditor(situation, defaults) {
     },
     derive(pos) {
       delete pos.ui_selected;
-      if (situation === "squaring_up" && pos.direction === undefined) pos.direction = "forward";  // as the select shows
       return pos;
     },
     render(el, pos, ctx) {
@@ -768,6 +985,7 @@ function tableEditor(situation, defaults) {
       delete pos.ui_selected;
       renderTable(el, pos, ctx);
     },
+    ruled: (ruling) => ruled(situation, ruling),
   };
 }
 
@@ -800,6 +1018,7 @@ const attack = {
             defender: {defense: 1, wound_threshold: 1, figures_per_tray: 4},
             results: {hit: 0, mortal_strike: 0, accuracy: 0, morale: 0, surge: 0}};
   },
+  ruled: (ruling) => ruled("attack", ruling),
   derive(pos) {
     if (!Array.isArray(pos.units)) return stated.derive ? stated.derive(pos) : pos;
     delete pos.ui_selected;
@@ -838,10 +1057,16 @@ const attack = {
   },
 };
 
+// the worked starts of the first table tabs; every other table situation opens on exampleFor(its name)
+const DEFAULTS = {
+  contact: {},
+  line_of_sight: {unit: "archers", target: "spearmen"},
+  range: {unit: "archers", target: "spearmen"},
+  squaring_up: {active: "reanimates", cause: "march", modifier: null},
+};
+
 export const editors = {
-  contact: tableEditor("contact", {}),
-  line_of_sight: tableEditor("line_of_sight", {unit: "archers", target: "spearmen"}),
-  range: tableEditor("range", {unit: "archers", target: "spearmen"}),
-  squaring_up: tableEditor("squaring_up", {active: "reanimates", cause: "march", modifier: null}),
+  ...Object.fromEntries(Object.entries(SCHEMAS).filter(([name, schema]) => name !== "attack" && isTableSchema(schema))
+    .map(([name]) => [name, tableEditor(name, DEFAULTS[name] || null)])),
   attack,
 };
