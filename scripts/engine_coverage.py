@@ -12,29 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 
-from engine.corpus import get_corpus
-from engine.registry import all_rules
-
-KINDS = ("rule", "faq", "errata")
-
-
-def coverage() -> tuple[Counter[str], Counter[str], dict[str, list[str]]]:
-    """Return (paragraphs, cited paragraphs, uncited ids) per game."""
-    cited = {pid for ids in all_rules().values() for pid in ids}
-    total: Counter[str] = Counter()
-    hit: Counter[str] = Counter()
-    missing: dict[str, list[str]] = {}
-    for p in get_corpus().paragraphs.values():
-        if p.kind not in KINDS:
-            continue
-        total[p.game] += 1
-        if p.id in cited:
-            hit[p.game] += 1
-        else:
-            missing.setdefault(p.game, []).append(p.id)
-    return total, hit, missing
+from engine.registry import coverage
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,14 +22,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", help="games to report (default: all)")
     parser.add_argument("--missing", action="store_true", help="list the paragraphs no engine function cites")
     args = parser.parse_args(argv)
-    total, hit, missing = coverage()
-    for game in args.games or sorted(total):
-        if game not in total:
-            print(f"unknown game {game!r}; one of {', '.join(sorted(total))}", file=sys.stderr)
+    found = coverage()
+    for game in args.games or sorted(found):
+        if game not in found:
+            print(f"unknown game {game!r}; one of {', '.join(sorted(found))}", file=sys.stderr)
             return 2
-        print(f"{game:22} {hit[game]:4}/{total[game]:<4} {100 * hit[game] / total[game]:5.1f} %")
+        c = found[game]
+        print(f"{game:22} {c.cited:4}/{c.total:<4} {100 * c.share:5.1f} %")
         if args.missing:
-            print("  " + " ".join(missing.get(game, [])))
+            print("  " + " ".join(c.missing))
     return 0
 
 

@@ -18,14 +18,26 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.runeslingers.ailments import areas_in_use
 from engine.runeslingers.common import (
     GAME,
+    AilmentCounts,
     Determination,
     Power,
     Standing,
+    ailment_words,
     is_defeated,
     record_power_loss,
     standing_words,
+)
+from engine.runeslingers.hits import (
+    BlockTrigger,
+    OnHitAilment,
+    apply_on_hit,
+    hit_clause,
+    in_order,
+    no_hit,
+    resolve_block_triggers,
 )
 
 DamageType = Literal["basic", "direct", "pierce", "health_loss"]
@@ -75,6 +87,13 @@ class DamageTarget(Model):
     damage_this_turn: int = Field(0, ge=0, le=999, title="Damage already this turn",
                                   description="Defense card: damage already dealt to it this turn (its defense is "
                                               "reduced until the Discard Phase); defense is then its full value.")
+    ailments: AilmentCounts | None = maybe("Runeslinger: the exposed ailments already on it (for ailments the damage "
+                                           "applies on a hit), e.g. {\"burn\": 2}; none when absent.",
+                                           title="Ailments on it")
+    concealed: AilmentCounts | None = maybe("Runeslinger: ailments under its boons; none when absent.",
+                                            title="Ailments under boons")
+    boons: int | None = maybe("Runeslinger: boons on its ailment areas (each holds an area); none when absent.",
+                              title="Boons on ailment areas", ge=0, le=4)
 
     @model_validator(mode="after")
     def _complete(self) -> DamageTarget:
@@ -86,6 +105,11 @@ class DamageTarget(Model):
         if self.defense is not None and self.kind == "defense_card" and self.damage_this_turn >= self.defense:
             raise refuse(f"damage_this_turn {self.damage_this_turn} reaches the card's defense {self.defense}: it "
                          "would already have been destroyed this turn", "damage_this_turn")
+        exposed = {str(k): n for k, n in (self.ailments or {}).items()}
+        hidden = {str(k): n for k, n in (self.concealed or {}).items()}
+        if areas_in_use(exposed, hidden, self.boons or 0) > 4:
+            raise refuse(f"{areas_in_use(exposed, hidden, self.boons or 0)} ailment areas in use (exposed types and "
+                         "boons); a Runeslinger has 4", "ailments")
         return self
 
 
@@ -115,6 +139,23 @@ class DamagePosition(OpenPosition):
     damage_type: DamageType
     block: BlockDeclared | None = maybe()
     source_is_enemy: bool | None = maybe()
+    on_hit: list[OnHitAilment] = Field(
+        default_factory=list, max_length=6, title="Ailments on a hit",
+        description="Ailments the damage effect applies if it hits (deals at least 1 damage to the Runeslinger), "
+                    "in the order printed; none when empty.")
+    block_triggers: list[BlockTrigger] = Field(
+        default_factory=list, max_length=8, title="Block triggers",
+        description="Effects that trigger when the block is declared, each as the change it makes to the block "
+                    "value (+2, -1); they resolve before the barrier is worked out. None when empty.")
+
+    @model_validator(mode="after")
+    def _hits_readable(self) -> DamagePosition:
+        if self.on_hit and self.damage_type == "health_loss":
+            raise refuse("health loss is not damage and never hits, so it applies no ailment on a hit", "on_hit")
+        if self.block_triggers and self.block is not None and self.block.declared is False:
+            raise refuse("effects that trigger on a block need a declared block; this damage is not blocked",
+                         "block_triggers")
+        return self
 
     def reading(self) -> list[str]:
         """The target with its numbers, the incoming damage and the block."""
@@ -149,6 +190,22 @@ class DamagePosition(OpenPosition):
             out.append(f"A block barrier of {b.barrier} is already on the target.")
         if b.already_blocked_this_turn:
             out.append("That player has already blocked this turn.")
+        return out + self._hit_reading()
+
+    def _hit_reading(self) -> list[str]:
+        """The block triggers, the ailments applied on a hit and those already on the target."""
+        out = []
+        if self.block_triggers:
+            out.append("Effects triggered by the block change its value by "
+                       f"{', '.join(f'{c:+d}' for c in self.block_triggers)}.")
+        if self.on_hit:
+            words = in_order({e.ailment: e.instances for e in self.on_hit})
+            out.append(f"On a hit the damage applies {words}.")
+            t = self.target
+            if t.kind == "runeslinger":
+                out.append(f"Ailments already on the target: {ailment_words(t.ailments)}"
+                           + (f"; {t.boons} boons on its ailment areas" if t.boons else "")
+                           + (f"; under boons: {ailment_words(t.concealed)}" if t.concealed else "") + ".")
         return out
 
 
@@ -171,6 +228,11 @@ class DamageOutcome(Outcome):
     defense: int | None = Field(None, exclude_if=_absent_if_none)
     excess_to_controller: int | None = Field(None, exclude_if=_absent_if_none)
     damage_this_turn: int | None = Field(None, exclude_if=_absent_if_none)
+    hit: bool | None = Field(None, exclude_if=_absent_if_none)
+    ailments_applied: dict[str, int] | None = Field(None, exclude_if=_absent_if_none)
+    ailments_not_applied: dict[str, int] | None = Field(None, exclude_if=_absent_if_none)
+    ailments_after: dict[str, int] | None = Field(None, exclude_if=_absent_if_none)
+    burn_i_health_loss: list[int] | None = Field(None, exclude_if=_absent_if_none)
 
     def record(self, who: Runeslinger, corpus: Corpus) -> None:
         """Set the health and standing fields from a Runeslinger after the damage."""
@@ -389,6 +451,8 @@ LABELS: dict[str, Label] = {
     "prevented": "Damage prevented", "destroyed": "Defense card destroyed", "defeated": "Defeated",
     "dealt": "Damage dealt", "barrier_left": "Block barrier left", "defense": "Defense left",
     "excess_to_controller": "Damage through to the controller", "damage_this_turn": "Damage on the card this turn",
+    "hit": "Hit", "ailments_applied": "Ailments applied on the hit", "ailments_not_applied": "Ailments with no free "
+    "area", "ailments_after": "Ailments after", "burn_i_health_loss": "Burn I health losses",
 }
 
 
@@ -396,6 +460,9 @@ def _summary(pos: DamagePosition, out: DamageOutcome, trace: Trace) -> str:
     """One sentence: what reaches the target, and its health, power or destruction after; while the block is
     still to be decided, said as what happens without one (never as settled)."""
     text = _settled(pos, out)
+    clause = hit_clause(out.hit, out.ailments_applied)
+    if clause and not trace.violations:
+        text = text[:-1] + clause + "."
     if not trace.decisions:
         return text
     target = pos.target
@@ -483,15 +550,45 @@ def resolve_damage(pos: DamagePosition, trace: Trace, corpus: Corpus) -> DamageO
     _declare(pos, block, value, where, trace, corpus)
     if trace.violations:
         return out
+    block = replace(block, value=resolve_block_triggers(block.value, pos.block_triggers, block.declared, trace))
     barrier = _barrier(block, damage_type, source_is_enemy, trace, corpus)
     through = _through(pos.amount, barrier, out, trace)
     if is_slinger:
         after, dealt = harm_runeslinger(runeslinger_of(target), through, damage_type, trace, corpus, name)
-        out.record(after, corpus)
         out.dealt = dealt
+        if pos.on_hit:
+            after = _on_hit(pos, out, after, name, trace, corpus)
+        out.record(after, corpus)
         return out
     controller = runeslinger_of(target.controller) if target.controller is not None else None
-    return _defense_card_this_turn(out, target, name, through, damage_type, controller, trace, corpus)
+    out = _defense_card_this_turn(out, target, name, through, damage_type, controller, trace, corpus)
+    if pos.on_hit:
+        out.hit = out.dealt >= 1
+        no_hit(out.dealt, False, False, pos.on_hit, trace)
+    return out
+
+
+@rule("rs.ailments.burn", "rs.health-loss")
+def _on_hit(pos: DamagePosition, out: DamageOutcome, who: Runeslinger, name: str, trace: Trace,
+            corpus: Corpus) -> Runeslinger:
+    """Whether the damage hit the Runeslinger; if so its ailments go on, and each Burn I costs 2 health."""
+    out.hit = out.dealt >= 1
+    defeated = is_defeated(who.standing.power, corpus)
+    t = pos.target
+    exposed = {str(k): n for k, n in (t.ailments or {}).items()}
+    if not no_hit(out.dealt, True, defeated, pos.on_hit, trace):
+        out.ailments_applied, out.ailments_after = {}, {k: n for k, n in exposed.items() if n}
+        return who
+    concealed = {str(k): n for k, n in (t.concealed or {}).items()}
+    result = apply_on_hit(pos.on_hit, exposed, concealed, t.boons or 0, trace, corpus)
+    out.ailments_applied, out.ailments_after = result.applied, result.after
+    out.ailments_not_applied = result.not_applied or None
+    out.burn_i_health_loss = result.burn_losses or None
+    for loss in result.burn_losses:
+        if is_defeated(who.standing.power, corpus):
+            break
+        who, _ = harm_runeslinger(who, loss, "health_loss", trace, corpus, name)
+    return who
 
 
 @rule("rs.card-types-areas-of-play.defense-cards", "rs.damage.defense-cards", "rs.anatomy-of-a-card")

@@ -198,17 +198,43 @@ def repeated_unique_names(units: Sequence[ArmyUnit], corpus: Corpus) -> list[str
 
 # ----------------------------------------------------------------------------------- resolution
 
+def _characters(units: Sequence[ArmyUnit]) -> tuple[list[str], list[str]]:
+    """Return (characters whose own army rule the players judge met, those still to be judged)."""
+    met = [u.name for u in units if u.army_rules and u.army_rules_met]
+    open_ = [u.name for u in units if u.army_rules and u.army_rules_met is None]
+    return met, open_
+
+
+@rule("rwm.army-building.characters", "rwm.golden-rules.2", "rwm.army-building.units")
+def _check_faction(unit: ArmyUnit, units: Sequence[ArmyUnit], faction: str | None, trace: Trace) -> None:
+    """A unit of another faction: illegal, unless a character's own army rule (judged met) admits it."""
+    if same_faction(unit.faction, faction):
+        return
+    words = (f"{unit.name} is {article(faction_name(unit.faction))} {faction_name(unit.faction)} unit in "
+             f"{article(faction_name(faction))} {faction_name(faction)} army")
+    met, open_ = _characters([u for u in units if u is not unit])
+    if met:
+        trace.step(f"{words}: army building keeps an army to one faction, but the players agree the army meets "
+                   f"{possessive(met[0])} own army rule, and a character's own rule takes priority over army "
+                   "building, so this unit is allowed.", "rwm.army-building.characters", "rwm.golden-rules.2",
+                   "rwm.army-building.units")
+    elif open_:
+        trace.step(f"{words}: allowed only if {possessive(open_[0])} own army rule admits it, which the players "
+                   "still judge (a character's own rule takes priority over army building).",
+                   "rwm.army-building.characters", "rwm.golden-rules.2")
+    else:
+        trace.violate(f"{words}; every unit of an army belongs to the same faction", same_faction)
+
+
 @rule("rwm.army-building.characters", "rwm.golden-rules.2")
-def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpus, index: int = 0) -> None:
+def _check_unit(unit: ArmyUnit, faction: str | None, trace: Trace, corpus: Corpus, index: int = 0,
+                units: Sequence[ArmyUnit] = ()) -> None:
     """Record the faction, upgrade-icon and upgrade-restriction checks of one unit."""
-    if not same_faction(unit.faction, faction):
-        trace.violate(f"{unit.name} is a {faction_name(unit.faction)} unit in a {faction_name(faction)} army; "
-                      "every unit of an army "
-                      f"belongs to the same faction", same_faction)
+    _check_faction(unit, units, faction, trace)
     for card in unit.cards:
         if not upgrade_faction_ok(card, faction):
             trace.violate(f"{card.name} shows the {faction_name(card.faction)} faction icon and cannot be used in "
-                          f"a {faction_name(faction)} army", upgrade_faction_ok)
+                          f"{article(faction_name(faction))} {faction_name(faction)} army", upgrade_faction_ok)
         if not upgrade_type_ok(card, unit.type):
             trace.violate(f"{card.name} shows the {card.unit_type} unit-type icon and cannot be equipped to "
                           f"{unit.name}, {article(unit.type or 'other')} {unit.type} unit", upgrade_type_ok)
@@ -313,7 +339,7 @@ def resolve_army(pos: ArmyPosition, trace: Trace, corpus: Corpus) -> ArmyOutcome
     faction = pos.faction or next((u.faction for u in pos.units if u.faction), None)
     points = _points(pos, faction, limit, trace)
     for i, unit in enumerate(pos.units):
-        _check_unit(unit, faction, trace, corpus, i)
+        _check_unit(unit, faction, trace, corpus, i, pos.units)
     uniques, allowed = _unique(pos, limit, trace, corpus)
     if not trace.violations:
         trace.step("Every army-building rule is met.", "rwm.army-building")

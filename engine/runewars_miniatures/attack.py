@@ -19,12 +19,14 @@ from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.runewars_miniatures.attack_position import (
+    BANE_WORDS,
     AlliedTest,
     Attacker,
     AttackOutcome,
     AttackPosition,
     Rerolls,
 )
+from engine.runewars_miniatures.attack_steps import Book
 from engine.runewars_miniatures.common import (
     GAME,
     Formation,
@@ -37,6 +39,7 @@ from engine.runewars_miniatures.common import (
 )
 from engine.runewars_miniatures.damage import (
     Casualties,
+    Placement,
     casualties,
     damage_from_hits,
     effective_defense,
@@ -47,6 +50,7 @@ from engine.runewars_miniatures.damage import (
 from engine.runewars_miniatures.morale import attack_severity, can_spend_panic, shooting_into_melee_severity
 from engine.runewars_miniatures.table_attack import from_table
 from engine.runewars_miniatures.threat import Contact, explain_melee, ranged_base_threat, with_brutal
+from engine.runewars_miniatures.trays import wounds_on_trays
 
 PROFILE_RULE = {"melee": "rwm.48.1", "ranged": "rwm.65.1"}
 
@@ -117,7 +121,7 @@ def rank_rerolls(formation: Formation, precise: int, flanked_by_defender: bool,
 # ----------------------------------------------------------------------------------- resolution
 
 @rule("rwm.82.1.b1")
-def _contact(att: Attacker, flanking: bool, trace: Trace) -> tuple[Contact | None, list[str]]:
+def _contact(att: Attacker, flanking: bool, trace: Book) -> tuple[Contact | None, list[str]]:
     """Read the contacted edge(s); return the chosen contact (None when the attacker still has to choose)."""
     edges: list[str] = list(dict.fromkeys(att.contacted_edges or []))
     chosen = att.contacted_edge
@@ -141,7 +145,7 @@ def _contact(att: Attacker, flanking: bool, trace: Trace) -> tuple[Contact | Non
 
 
 @rule("rwm.10.2")
-def _melee_target(pos: AttackPosition, engaged: bool, d_name: str, trace: Trace) -> None:
+def _melee_target(pos: AttackPosition, engaged: bool, d_name: str, trace: Book) -> None:
     """Step 2 for a melee attack: the defender must be engaged with the attacker."""
     if can_melee(engaged):
         trace.step(f"Choose target: {d_name} is an enemy unit engaged with the attacker, so it may be "
@@ -152,7 +156,7 @@ def _melee_target(pos: AttackPosition, engaged: bool, d_name: str, trace: Trace)
 
 
 @rule("rwm.10.2", "rwm.65.3")
-def _target(pos: AttackPosition, trace: Trace, corpus: Corpus) -> None:
+def _target(pos: AttackPosition, trace: Book, corpus: Corpus) -> None:
     """Step 2: check that the defender is a legal target for this attack type."""
     att = pos.attacker
     flanking, flanked = bool(att.flanking), bool(att.flanked_by_defender)
@@ -259,7 +263,7 @@ def _summary(pos: AttackPosition, out: AttackOutcome, trace: Trace) -> str:
 
 
 @rule("rwm.10.1")
-def _profile(pos: AttackPosition, trace: Trace) -> None:
+def _profile(pos: AttackPosition, trace: Book) -> None:
     """Step 1, Choose attack profile: one of the attacker's profiles of the attack's type."""
     kind, profile = pos.attack_type, pos.attacker.profile
     if not is_profile_allowed(profile, kind):
@@ -275,7 +279,7 @@ def _the_icons(n: int) -> str:
     return "the accuracy icon" if n == 1 else f"the {n} accuracy icons"
 
 
-def _panic_tokens(pos: AttackPosition, trace: Trace) -> int:
+def _panic_tokens(pos: AttackPosition, trace: Book) -> int:
     """The defender's panic tokens the attacker spends (not more than it has): return how many."""
     spent = pos.panic_tokens_spent or 0
     have = pos.defender.panic_tokens
@@ -286,8 +290,8 @@ def _panic_tokens(pos: AttackPosition, trace: Trace) -> int:
     return spent
 
 
-@rule("rwm.10.3")
-def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus) -> bool:
+@rule("rwm.10.3", "rwm.51.1", "rwm.51.2.b2")
+def _roll(pos: AttackPosition, out: AttackOutcome, trace: Book, corpus: Corpus) -> bool:
     """Step 3, Roll dice (a flanker adds 1 die); return False when every die was removed (attack canceled)."""
     att = pos.attacker
     flanking = bool(att.flanking)
@@ -307,6 +311,10 @@ def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus)
     if att.dice is None:
         return True
     rolled = out.dice = dice_to_roll(att.dice, extra, att.dice_removed or 0)
+    if att.dice_removed:
+        trace.step(f"Before rolling, {plural(att.dice_removed, 'die', 'dice')} "
+                   f"{'is' if att.dice_removed == 1 else 'are'} removed (the attacker picks which when the effect "
+                   f"names no colour): {rolled} left to roll.", "rwm.51.1", "rwm.51.2.b2")
     if rolled:
         return True
     trace.step("Game effects removed every die: there is nothing to roll, so the attack is canceled.", dice_to_roll)
@@ -316,7 +324,7 @@ def _roll(pos: AttackPosition, out: AttackOutcome, trace: Trace, corpus: Corpus)
 
 
 @rule("rwm.10.4", "rwm.41.1.b3", "rwm.45.3")
-def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Trace, corpus: Corpus) -> None:
+def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Book, corpus: Corpus) -> None:
     """Step 4, Reroll for extra ranks: full ranks behind the front (and Precise), then the partial rank."""
     att = pos.attacker
     a_name, d_name = att.name or "the attacker", pos.defender.name or "the defender"
@@ -346,8 +354,9 @@ def _rerolls(pos: AttackPosition, formation: Formation, out: AttackOutcome, trac
     trace.step(text, *cites)  # type: ignore[arg-type]
 
 
-@rule("rwm.10.5", "rwm.10.13", "rwm.10.6", "rwm.80.1", "rwm.80.3", "rwm.80.1.b1")
-def _surges(pos: AttackPosition, trace: Trace) -> None:
+@rule("rwm.10.5", "rwm.10.13", "rwm.10.6", "rwm.80.1", "rwm.80.3", "rwm.80.1.b1", "rwm.80.1.b2", "rwm.1.3",
+      "rwm.1.3.b1")
+def _surges(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Book, corpus: Corpus) -> None:
     """Step 5, Modify dice (the final results), and step 6, Spend surges."""
     r, kind = pos.results, pos.attack_type
     hits, strikes, accuracy, morale, surge = (r.hit or 0, r.mortal_strike or 0, r.accuracy or 0, r.morale or 0,
@@ -355,25 +364,31 @@ def _surges(pos: AttackPosition, trace: Trace) -> None:
     trace.step(f"Modify dice: the final results are {plural(hits, 'hit')}, "
                f"{plural(strikes, 'mortal strike')}, {accuracy} accuracy, {morale} morale and "
                f"{plural(surge, 'surge')}; every icon must be spent if possible.", "rwm.10.5", "rwm.10.13")
+    trace.begin()
     if not surge:
         trace.step("Spend surges: no surge was rolled.", "rwm.10.6")
         return
     trace.step(f"Spend surges: the attacker spends its {plural(surge, 'surge')} on {kind}-icon surge "
-               f"abilities of its unit and upgrade cards, 1 surge per surge icon.", "rwm.10.6", "rwm.80.1", "rwm.80.3")
+               f"abilities of its unit and upgrade cards, 1 surge per surge icon.", "rwm.10.6", "rwm.80.1", "rwm.80.3",
+               "rwm.1.3", "rwm.1.3.b1")
     paid = pos.attacker.surge_abilities
     if paid is None:
         trace.decide("attacker", f"which {kind} surge abilities to pay with {plural(surge, 'surge')} "
                      "(name them; an empty list pays for none)", "rwm.10.6", "rwm.80.1.b1", "rwm.10.13",
                      field="attacker.surge_abilities")
     else:
-        trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}.", "rwm.10.6",
-                   "rwm.80.1.b1")
+        again = len(set(paid)) < len(paid)
+        trace.step(f"The attacker pays for {', '.join(paid) if paid else 'no surge ability'}"
+                   + (" (an ability may be paid for more than once, each time with its own surges)." if again else "."),
+                   "rwm.10.6", "rwm.80.1.b1", *(["rwm.80.1.b2"] if again else []))
 
 
-@rule("rwm.10.7", "rwm.10.7.b3", "rwm.2.3", "rwm.10.7.b1", "rwm.2.1", "rwm.2.2")
-def _accuracy(pos: AttackPosition, trace: Trace) -> None:
+@rule("rwm.10.7", "rwm.10.7.b3", "rwm.2.3", "rwm.10.7.b1", "rwm.2.1", "rwm.2.2", "rwm.10.7.b4")
+def _accuracy(pos: AttackPosition, formation: Formation, out: AttackOutcome, trace: Book,
+              corpus: Corpus) -> None:
     """Step 7, Assign accuracy: to the defender's figure upgrades, if it has any."""
-    accuracy, upgrades = pos.results.accuracy or 0, pos.defender.figure_upgrades or 0
+    accuracy = pos.results.accuracy or 0
+    upgrades = len(pos.defender.upgrades or []) or pos.defender.figure_upgrades or 0
     d_name = pos.defender.name or "the defender"
     if not accuracy:
         trace.step("Assign accuracy: no accuracy icon was rolled.", "rwm.10.7")
@@ -384,8 +399,10 @@ def _accuracy(pos: AttackPosition, trace: Trace) -> None:
         return
     trace.step(f"Assign accuracy: the attacker assigns {plural(accuracy, 'accuracy icon')} to "
                f"{possessive(d_name)} figure "
-               f"upgrades; wounds and damage may then reach those figures outside the backmost rank. The "
-               f"count below follows the ordinary figures of the backmost rank.", "rwm.10.7", "rwm.10.7.b1")
+               f"upgrades; wounds and damage may then reach those figures outside the backmost rank"
+               + (", and several icons may go to one of them." if pos.defender.upgrades else
+                  ". The count below follows the ordinary figures of the backmost rank."),
+               "rwm.10.7", "rwm.10.7.b1", *(["rwm.10.7.b4"] if pos.defender.upgrades else []))
     assigned = pos.attacker.accuracy_assigned
     if assigned is None:
         trace.decide("attacker", f"which of the {plural(upgrades, 'figure upgrade')} "
@@ -397,7 +414,7 @@ def _accuracy(pos: AttackPosition, trace: Trace) -> None:
 
 
 @rule("rwm.92.5", "rwm.10.8")
-def _mortal_strikes(pos: AttackPosition, trace: Trace, corpus: Corpus) -> int:
+def _mortal_strikes(pos: AttackPosition, trace: Book, corpus: Corpus) -> int:
     """Step 8, Spend mortal strikes: 1 wound each, defense does not apply; return the wounds."""
     strikes = pos.results.mortal_strike or 0
     ms_wounds = mortal_strike_wounds(strikes, corpus)
@@ -410,9 +427,9 @@ def _mortal_strikes(pos: AttackPosition, trace: Trace, corpus: Corpus) -> int:
     return ms_wounds
 
 
-@rule("rwm.82.1.b1", "rwm.10.9")
+@rule("rwm.82.1.b1", "rwm.10.9", "rwm.10.10")
 def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, options: list[str],
-            out: AttackOutcome, trace: Trace) -> int | None:
+            out: AttackOutcome, trace: Book) -> int | None:
     """Step 9, the threat: the contacted edge's trays (melee) or the front edge's (ranged), plus Brutal.
 
     None while the attacker still chooses which of several contacted edges sets it.
@@ -433,6 +450,8 @@ def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, 
                    f"edges and must choose which one sets his threat "
                    f"({', '.join(f'{e} {t}' for e, t in threats.items())}); damage waits for that choice.",
                    "rwm.82.1.b1", "rwm.10.9")
+        trace.begin()
+        trace.step("Reconfigure: no tray is removed before that choice is made.", "rwm.10.10")
         out.threat_by_edge = threats
         return None
     else:
@@ -445,12 +464,12 @@ def _threat(pos: AttackPosition, formation: Formation, contact: Contact | None, 
 
 
 @rule("rwm.24.1", "rwm.23", "rwm.23.1", "rwm.22.1", "rwm.22.2", "rwm.22.3")
-def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Trace, corpus: Corpus) -> int:
-    """Step 9, Spend hits: hits × threat damage against the defense; return the wounds it causes."""
+def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Book, corpus: Corpus) -> int:
+    """Step 9, Spend hits: hits × threat damage against the defense; return the defense."""
     dfd = pos.defender
     hits = pos.results.hit or 0
     damage = out.damage = damage_from_hits(hits, threat)
-    trace.step(f"Spend hits: {plural(hits, 'hit')} × threat {threat} = {damage} damage.", damage_from_hits)
+    trace.step(f"Damage: {plural(hits, 'hit')} × threat {threat} = {damage} damage.", damage_from_hits)
     mods = [dfd.defend_modifier or 0, *(dfd.defense_modifiers or [])]
     defense = out.defense = effective_defense(dfd.defense, mods, corpus)
     mod_text = "".join(f" {'+' if m >= 0 else '−'} {abs(m)}" for m in mods if m)
@@ -460,6 +479,12 @@ def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Trace, 
                    "rwm.24.1", *(["rwm.23", "rwm.23.1"] if mods[0] else []))
     else:
         trace.step(f"Defense: {defense}{floor}, with no modifier.", "rwm.24.1", effective_defense)
+    return defense
+
+
+@rule("rwm.22.1", "rwm.22.2", "rwm.22.3")
+def _damage_into_wounds(damage: int, defense: int, trace: Book) -> int:
+    """Step 9 counted from ranks: each defense's worth of damage on a figure is a wound; return the wounds."""
     dmg_wounds, ignored = wounds_from_damage(damage, defense)
     trace.step(f"Damage into wounds: the attacker assigns the damage to figures of the backmost rank, one "
                f"figure at a time, each {defense} damage on a figure being 1 wound: {plural(dmg_wounds, 'wound')}"
@@ -471,44 +496,73 @@ def _damage(pos: AttackPosition, threat: int, out: AttackOutcome, trace: Trace, 
 @situation(GAME, "attack", AttackPosition, labels=LABELS)
 @from_table  # a table position: derive contact, flanking, range, sight first
 @summarized(_summary)
-@rule("rwm.10", "rwm.10.12")
+@rule("rwm.10", "rwm.10.12", "rwm.10.9")
 def resolve_attack(pos: AttackPosition, trace: Trace, corpus: Corpus) -> AttackOutcome:
-    """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale."""
+    """Resolve a melee or ranged attack: threat, dice, rerolls, damage, wounds, casualties and morale.
+
+    The ruling's steps are the book's 11 (10.1-10.11), numbered alike: what the table showed, if anything, is
+    said in step 2 (Choose target), where engagement, range and line of sight decide the target.
+    """
     att, dfd = pos.attacker, pos.defender
     formation = Formation.of(att.ranks or [])
-    d_form = Formation.of(dfd.ranks) if dfd.ranks else None
     out = AttackOutcome()
-    trace.step(f"{att.name or 'the attacker'} (formation {formation.describe()}) makes a {pos.attack_type} attack "
-               f"against {dfd.name or 'the defender'}; the 11 steps of an attack resolve in order.", "rwm.10",
-               "rwm.10.12")
-    _profile(pos, trace)
-    _target(pos, trace, corpus)
-    panic_spent = _panic_tokens(pos, trace)
+    table_steps = list(trace.steps)
+    del trace.steps[:]
+    book = Book(trace)
+    book.step(f"{att.name or 'the attacker'} (formation {formation.describe()}) makes a {pos.attack_type} attack "
+              f"against {dfd.name or 'the defender'}; the 11 steps of an attack resolve in order.", "rwm.10",
+              "rwm.10.12")
+    _profile(pos, book)
+    book.begin()
+    book.absorb(table_steps)
+    _target(pos, book, corpus)
+    panic_spent = _panic_tokens(pos, book)
     contact: Contact | None = None
     options: list[str] = []
     if pos.attack_type == "melee":
-        contact, options = _contact(att, bool(att.flanking), trace)
-    if trace.violations or not _roll(pos, out, trace, corpus):
+        contact, options = _contact(att, bool(att.flanking), book)
+    if book.violations:
+        book.begin()
         return out
-    _rerolls(pos, formation, out, trace, corpus)
-    _surges(pos, trace)
-    _accuracy(pos, trace)
-    ms_wounds = _mortal_strikes(pos, trace, corpus)
-    threat = _threat(pos, formation, contact, options, out, trace)
-    if threat is None:
-        return _morale(out, pos, panic_spent, None, trace, corpus)
-    dmg_wounds = _damage(pos, threat, out, trace, corpus)
+    book.begin()
+    if not _roll(pos, out, book, corpus):
+        book.begin()
+        return out
+    for step in (_rerolls, _surges, _accuracy):
+        book.begin()
+        step(pos, formation, out, book, corpus)
+    book.begin()
+    ms_wounds = _mortal_strikes(pos, book, corpus)
+    book.begin()
+    book.step("Spend hits: each hit deals damage equal to the attacker's threat.", "rwm.10.9")
+    threat = _threat(pos, formation, contact, options, out, book)
+    hurt = None if threat is None else _wounds(pos, threat, ms_wounds, out, book, corpus)
+    book.begin()
+    _morale(out, pos, panic_spent, hurt, book, corpus)
+    book.begin()
+    return out
+
+
+def _wounds(pos: AttackPosition, threat: int, ms_wounds: int, out: AttackOutcome, trace: Book,
+            corpus: Corpus) -> Casualties | Placement:
+    """Step 9 (damage and wounds) and step 10, Reconfigure: return what the defender lost."""
+    dfd = pos.defender
+    d_form = Formation.of(dfd.ranks) if dfd.ranks else None
+    defense = _damage(pos, threat, out, trace, corpus)
+    if dfd.trays is not None:
+        return wounds_on_trays(pos, ms_wounds, out.damage or 0, defense, out, trace, corpus)
+    dmg_wounds = _damage_into_wounds(out.damage or 0, defense, trace)
     threshold = dfd.wound_threshold or 1
-    assignment = att.wound_assignment
+    assignment = pos.attacker.wound_assignment
     count = spread_casualties if assignment == "spread" else casualties
     hurt = count(ms_wounds + dmg_wounds, threshold, d_form, dfd.figures_per_tray)
     _report(out, hurt, threshold, dfd.name or "the defender", d_form, trace, assignment)
-    return _morale(out, pos, panic_spent, hurt, trace, corpus)
+    return hurt
 
 
 @rule("rwm.92.2", "rwm.10.10")
 def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d_form: Formation | None,
-            trace: Trace, assignment: str | None = None) -> None:
+            trace: Book, assignment: str | None = None) -> None:
     """Record the wounds, figures and trays lost (steps 9 and 10)."""
     out.wounds, out.figures_removed, out.trays_removed = hurt.wounds, hurt.figures_removed, hurt.trays_removed
     out.wound_tokens = hurt.wound_tokens
@@ -525,8 +579,9 @@ def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d
                f"that removes {plural(hurt.figures_removed, 'figure')}{tokens}{lost}.{how}",
                spread_casualties if assignment == "spread" else casualties, "rwm.92.2")
     if hurt.trays_removed is None or hurt.ranks_after is None or d_form is None:
-        trace.step("Reconfigure: every tray left with no figure is removed (tray counts need "
-                   "defender.ranks and figures_per_tray).", "rwm.10.10")
+        trace.begin()
+        trace.step("Reconfigure: every tray left with no figure is removed (which trays empty depends on "
+                   "the defender's ranks and figures per tray, not stated here).", "rwm.10.10")
         return
     out.ranks_after = list(hurt.ranks_after)
     out.destroyed = hurt.destroyed
@@ -534,8 +589,9 @@ def _report(out: AttackOutcome, hurt: Casualties, threshold: int, d_name: str, d
 
 
 @rule("rwm.10.10", "rwm.92.6", "rwm.27", "rwm.22.4", "rwm.27.1", "rwm.27.2", "rwm.22.1", "rwm.22.2", "rwm.54.2")
-def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Trace, assignment: str | None) -> None:
+def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Book, assignment: str | None) -> None:
     """Step 10, Reconfigure: empty trays are removed; a unit with no tray left is destroyed."""
+    trace.begin()
     after = "-".join(str(r) for r in hurt.ranks_after or ()) or "none"
     trace.step(f"Reconfigure: {plural(hurt.trays_removed or 0, 'tray')} emptied and removed; formation "
                f"{d_form.describe()} becomes {after}.", "rwm.10.10", "rwm.92.6", "rwm.27")
@@ -554,8 +610,35 @@ def _reconfigure(hurt: Casualties, d_name: str, d_form: Formation, trace: Trace,
                      "rwm.54.2", options=("concentrate", "spread"), field="attacker.wound_assignment")
 
 
+@rule("rwm.45.5", "rwm.12")
+def resilient_keeps(banes: list[str], resilient: list[str]) -> tuple[list[str], list[str]]:
+    """Return (banes received, banes not received): a Resilient unit never receives the banes it names."""
+    return [b for b in banes if b not in resilient], [b for b in banes if b in resilient]
+
+
+@rule("rwm.45.5", "rwm.12", "rwm.27.1")
+def _banes(out: AttackOutcome, pos: AttackPosition, trace: Book) -> None:
+    """The bane tokens the attack gives the defender, less those its Resilient keyword names."""
+    given: list[str] = list(pos.attacker.banes_given or [])
+    if not given:
+        return
+    d_name = pos.defender.name or "the defender"
+    if out.destroyed:
+        trace.step(f"{d_name} was destroyed, so it receives no bane token.", "rwm.27.1")
+        out.banes_received = []
+        return
+    got, kept_off = resilient_keeps(list(given), [str(b) for b in pos.defender.resilient or []])
+    out.banes_received = got
+    words = ", ".join(BANE_WORDS[b].lower() for b in got) or "none"
+    trace.step(f"Banes: {d_name} receives {plural(len(got), 'bane token')} ({words})"
+               + (f"; Resilient keeps off the {', '.join(BANE_WORDS[b].lower() for b in kept_off)} token"
+                  f"{'s' if len(kept_off) > 1 else ''}: it never receives that bane" if kept_off else "")
+               + ".", resilient_keeps, "rwm.12")
+
+
 @rule("rwm.10.11", "rwm.27.1", "rwm.53.2.b1", "rwm.53.1", "rwm.53.3")
-def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Casualties | None, trace: Trace,
+def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Casualties | Placement | None,
+            trace: Book,
             corpus: Corpus) -> AttackOutcome:
     """Step 11, Resolve morale, and the morale tests of allies after shooting into a melee."""
     d_name = pos.defender.name or "the defender"
@@ -583,6 +666,7 @@ def _morale(out: AttackOutcome, pos: AttackPosition, panic_spent: int, hurt: Cas
     else:
         out.morale_test_severity = severity
         trace.step("Resolve morale: no morale icon and no panic token spent, so no morale test.", attack_severity)
+    _banes(out, pos, trace)
     allies = list(pos.defender.engaged_with_allies or []) if pos.attack_type == "ranged" else []
     if allies:
         sev = shooting_into_melee_severity(corpus)

@@ -84,6 +84,9 @@ Count = Annotated[int, Field(ge=0, le=99)]
 WOUND_WORDS = {"concentrate": "Finish each figure and tray first", "spread": "Spread the wounds out"}
 WoundAssignment = Annotated[Literal["concentrate", "spread"], Field(json_schema_extra=labelled(WOUND_WORDS))]
 
+BANE_WORDS = {"blight": "Blight", "immobilize": "Immobilize", "panic": "Panic", "stun": "Stun"}
+Bane = Annotated[Literal["blight", "immobilize", "panic", "stun"], Field(json_schema_extra=labelled(BANE_WORDS))]
+
 
 class Attacker(Model):
     """The attacking unit: its formation and contact, the facts of its target, and the choices it made."""
@@ -111,6 +114,39 @@ class Attacker(Model):
     accuracy_assigned: Annotated[list[Name], Field(max_length=30)] | None = maybe()
     wound_assignment: WoundAssignment | None = maybe()
     morale_card: Name | None = maybe()
+    banes_given: Annotated[list[Bane], Field(max_length=20)] | None = maybe(
+        "The bane tokens the attacker's abilities or morale card give the defender in this attack, one entry per "
+        "token. Absent: none.", title="Banes given")
+
+
+class DefenderTray(Model):
+    """One of the defender's trays as it stands on the table: where it is in the formation and what is on it."""
+
+    rank: int = Field(ge=1, le=12, title="Rank", description="The tray's rank, counted from the front: 1 is the "
+                      "front rank.")
+    column: int = Field(ge=1, le=12, title="Place in its rank", description="The file the tray stands in, "
+                        "counted from the left as the defender faces, every rank's trays lined up behind the front "
+                        "rank's: 1 is the leftmost file.")
+    figures: int = Field(ge=0, le=12, title="Ordinary figures", description="The unit's ordinary figures in this "
+                         "tray now (a figure upgrade slotted here is not counted).")
+    wounds: int = Field(0, ge=0, le=19, title="Wounds already on a figure", description="Wound tokens already "
+                        "beside one ordinary figure of this tray from earlier damage, fewer than the wound "
+                        "threshold; 0 or absent: no figure here is wounded.")
+
+
+class FigureUpgrade(Model):
+    """A figure upgrade the defender has equipped: its own figure in a front-rank tray, with its own defense."""
+
+    name: Name = Field(title="Upgrade card", description="The figure upgrade card's name, as the attacker names "
+                       "it when assigning accuracy.")
+    column: int = Field(ge=1, le=12, title="Front-rank tray", description="The front-rank tray its figure is "
+                        "slotted in, counted from the left as the defender faces (1 is the leftmost).")
+    defense: int = Field(ge=0, le=20, title="Its defense", description="The defense printed on the upgrade card "
+                         "(the shield at its top left), used instead of the unit's.")
+    wound_threshold: int = Field(ge=1, le=20, title="Its wound threshold", description="The wound threshold "
+                                 "printed on the upgrade card, used instead of the unit's.")
+    wounds: int = Field(0, ge=0, le=19, title="Wounds already on it", description="Wound tokens already beside "
+                        "this figure, fewer than its wound threshold; 0 or absent: unwounded.")
 
 
 class Defender(Model):
@@ -127,6 +163,44 @@ class Defender(Model):
     figure_upgrades: int | None = maybe(ge=0, le=12)
     panic_tokens: Count | None = maybe()
     engaged_with_allies: Annotated[list[Name], Field(max_length=20)] | None = maybe()
+    trays: Annotated[list[DefenderTray], Field(min_length=1, max_length=40)] | None = maybe(
+        "Every tray of the defender with the figures and wounds on it; given, the wounds are placed tray by "
+        "tray (backmost rank first, never splitting the unit) instead of counted from ranks and figures per tray. "
+        "Absent: the count uses ranks and figures per tray.", title="Trays on the table")
+    upgrades: Annotated[list[FigureUpgrade], Field(max_length=12)] | None = maybe(
+        "The defender's figure upgrades, each with its own defense and wound threshold (needs the trays). "
+        "Absent: none, or not placed.", title="Figure upgrades with their figures")
+    regenerate: KeywordX | None = maybe("The defender's Regenerate X: at the end of the Activation Phase it "
+                                        "slots up to X new figures into empty slots. Absent: no Regenerate.")
+    resilient: Annotated[list[Bane], Field(max_length=4)] | None = maybe(
+        "The banes the defender's Resilient keyword names: it never receives them. Absent: none.",
+        title="Resilient")
+
+    @model_validator(mode="after")
+    def _trays_readable(self) -> Defender:
+        threshold = self.wound_threshold or 1
+        seen: set[tuple[int, int]] = set()
+        for i, tray in enumerate(self.trays or []):
+            if (tray.rank, tray.column) in seen:
+                raise refuse(f"two trays stand at rank {tray.rank}, place {tray.column}", f"trays[{i}].column")
+            seen.add((tray.rank, tray.column))
+            if tray.wounds and (tray.wounds >= threshold or not tray.figures):
+                raise refuse(f"{tray.wounds} wounds on a figure of a tray with {tray.figures} figures and wound "
+                             f"threshold {threshold}: a figure holds fewer wounds than its threshold",
+                             f"trays[{i}].wounds")
+            if self.figures_per_tray is not None and tray.figures > self.figures_per_tray:
+                raise refuse(f"{tray.figures} figures in a tray that holds {self.figures_per_tray}",
+                             f"trays[{i}].figures")
+        fronts = {c for r, c in seen if r == 1}
+        for i, up in enumerate(self.upgrades or []):
+            if self.trays is None:
+                raise refuse("figure upgrades are placed on the defender's trays: state the trays", "trays")
+            if up.column not in fronts:
+                raise refuse(f"no front-rank tray at place {up.column} for {up.name}", f"upgrades[{i}].column")
+            if up.wounds >= up.wound_threshold:
+                raise refuse(f"{up.wounds} wounds on {up.name}, whose wound threshold is {up.wound_threshold}",
+                             f"upgrades[{i}].wounds")
+        return self
 
 
 class Results(Model):
@@ -196,6 +270,16 @@ class AlliedTest(Model):
     severity: int
 
 
+class TrayLeft(Model):
+    """A tray of the defender after the attack: the figures and wounds left on it."""
+
+    rank: int
+    column: int
+    figures: int
+    wounds: int
+    upgrades: list[str]
+
+
 def _absent(v: object) -> bool:
     return v is None
 
@@ -221,6 +305,10 @@ class AttackOutcome(Outcome):
     allied_morale_tests: list[AlliedTest] | None = Field(None, exclude_if=_absent)
     morale_card: str | None = Field(None, exclude_if=_absent)
     from_table: AnyProof | None = Field(None, exclude_if=_absent)
+    upgrades_removed: list[str] | None = Field(None, exclude_if=_absent)
+    accuracy_spent: int | None = Field(None, exclude_if=_absent)
+    trays_left: list[TrayLeft] | None = Field(None, exclude_if=_absent)
+    banes_received: list[str] | None = Field(None, exclude_if=_absent)
 
 
 
@@ -274,8 +362,19 @@ def _defender_words(pos: AttackPosition, names: dict[str, str]) -> str:
     if mods:
         parts.append("modifiers " + ", ".join(f"{m:+d}" for m in mods))
     parts.append(f"wound threshold {dfd.wound_threshold or 1}")
-    if dfd.figure_upgrades:
+    if dfd.figure_upgrades and not dfd.upgrades:
         parts.append(plural(dfd.figure_upgrades, "figure upgrade"))
+    for t in dfd.trays or []:
+        parts.append(f"tray at rank {t.rank} place {t.column} with {plural(t.figures, 'figure')}"
+                     + (f" ({plural(t.wounds, 'wound')} on one)" if t.wounds else ""))
+    for u in dfd.upgrades or []:
+        parts.append(f"figure upgrade {u.name} in the front-rank tray at place {u.column} (defense {u.defense}, "
+                     f"wound threshold {u.wound_threshold}" + (f", {plural(u.wounds, 'wound')}" if u.wounds else "")
+                     + ")")
+    if _keyword("Regenerate", dfd.regenerate):
+        parts.append(_keyword("Regenerate", dfd.regenerate))
+    if dfd.resilient:
+        parts.append("Resilient to " + ", ".join(BANE_WORDS[b].lower() for b in dfd.resilient))
     if dfd.panic_tokens:
         parts.append(plural(dfd.panic_tokens, "panic token"))
     if dfd.engaged_with_allies:
@@ -298,7 +397,8 @@ def attack_reading(pos: AttackPosition) -> list[str]:
               f"surge abilities {', '.join(att.surge_abilities)}" if att.surge_abilities else "",
               f"accuracy on {', '.join(att.accuracy_assigned)}" if att.accuracy_assigned else "",
               WOUND_WORDS[att.wound_assignment].lower() if att.wound_assignment else "",
-              f"morale card {att.morale_card}" if att.morale_card else ""]
+              f"morale card {att.morale_card}" if att.morale_card else "",
+              "banes given " + ", ".join(BANE_WORDS[b].lower() for b in att.banes_given) if att.banes_given else ""]
     if any(chosen):
         out.append("Chosen: " + "; ".join(c for c in chosen if c) + ".")
     if pos.units is not None:
@@ -308,5 +408,5 @@ def attack_reading(pos: AttackPosition) -> list[str]:
 
 
 __all__ = ["AlliedTest", "AnyProof", "AttackOutcome", "AttackPosition", "AttackType", "Attacker", "Count", "Defender",
-           "MeleeProof", "OverlapProof", "RangedProof", "Rerolls", "Results", "TableProof", "TableRefusal",
+           "MeleeProof", "OverlapProof", "RangedProof", "Rerolls", "Results", "TableProof", "TableRefusal", "TrayLeft",
            "attack_reading"]

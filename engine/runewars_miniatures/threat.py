@@ -6,10 +6,19 @@ the side case being contested), ``rwm.82.2`` (ranged), ``rwm.45.1`` (Brutal X).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from engine.core import Trace, rule
+from engine.core import rule
 from engine.runewars_miniatures.common import Formation, plural
+
+
+class StepWriter(Protocol):
+    """Where a rule writes its step: a ruling's trace, or the attack's printed step being gathered."""
+
+    def step(self, text: str, *cites: str | Callable[..., Any]) -> None:
+        """Record a step citing paragraph ids or @rule functions."""
 
 SIDE_CONTESTED = ("rwm.82.1.b2.side", "rwm.66.4")
 
@@ -61,7 +70,7 @@ def with_brutal(threat: int, brutal: int) -> int:
 
 
 @rule("rwm.82.1", "rwm.34.3", "rwm.82.1.b2", "rwm.82.1.b2.side", "rwm.82.1.b2.rear")
-def explain_melee(formation: Formation, contact: Contact, trace: Trace) -> int:
+def explain_melee(formation: Formation, contact: Contact, trace: StepWriter) -> int:
     """Work out the melee threat before Brutal, recording the step and the rule case that decides it."""
     base = melee_base_threat(formation, contact)
     shape = formation.describe()

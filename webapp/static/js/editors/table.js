@@ -341,6 +341,16 @@ function pointsAttr(poly) {
   return poly.map(([x, y]) => `${round(x)},${round(-y)}`).join(" ");
 }
 
+/** Put an occupying unit on its terrain piece (81.2: it is placed on it): its trays centred on the piece's
+ *  corners' mean, facing as before. Placement only; the engine decides whether the unit fits. */
+function standOn(pos, id, piece) {
+  const u = (pos.units || []).find((x) => x.id === id);
+  if (!u || !(piece.polygon || []).length) return;
+  const corners = trays(u).flat();
+  const [cx, cy] = centreOf(corners), [tx, ty] = centreOf(piece.polygon);
+  u.front = [round(u.front[0] + tx - cx), round(u.front[1] + ty - cy)];
+}
+
 /** Return where a caption goes inside a polygon: the mean of its corners (a place to write, not a measure). */
 function centreOf(points) {
   const n = points.length || 1;
@@ -889,7 +899,7 @@ function terrainCard(pos, t, i, board, changed, rerender) {
   if (props.keywords) kids.push(propertyRow(props.keywords, "keywords", false, () => t, edit, `${at}.keywords`, props));
   if (props.occupant) {
     kids.push(select(props.occupant.title || "Occupied by", occupants, () => t.occupant ?? null,
-                     (v) => { if (v) t.occupant = v; else delete t.occupant; changed(); board.draw(); rerender(); }, {path: `${at}.occupant`}));
+                     (v) => { if (v) { t.occupant = v; standOn(pos, v, t); } else delete t.occupant; changed(); board.draw(); rerender(); }, {path: `${at}.occupant`}));
   }
   return h("div", {class: "terrain-card", "data-terrain-card": t.id}, ...kids);
 }
