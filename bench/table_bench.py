@@ -4,14 +4,15 @@ Situations timed (``engine.core.resolve``, in process, after one warm-up): ``con
 ``line_of_sight`` with a clear line between the terrain (the witness is found by the quick candidates),
 ``line_of_sight`` when every line is blocked (the exhaustive search over critical lines runs), ``range``,
 ``reform`` (a unit turned about its centre, checked against every other piece), ``engaged_shift`` (a
-reposition along an enemy's front, and a disengage straight back), ``move`` (a speed-5 march through the table,
-and a turning charge), and the terrain cases: line of sight from a hill the archers occupy (Elevated, and not: the search then runs
-from every edge of the hill), range to the play area's edge, contact through occupied terrain, and
-``deployment`` of 10 units with 10 terrain pieces. Target: p50 <= 5 ms for every case (``--budget-ms``); the
-blocked line of sight is reported too, against the same budget. The budget applies to the CPU time of the
-resolving thread (``--gate``): on this shared machine (2 cores, often 6+ runnable processes) a call of a few
-milliseconds is usually preempted once, and its wall time then mostly measures the other processes. Wall
-p50/p95 are printed beside it; on an idle machine they match the CPU figures.
+reposition along an enemy's front, and a disengage straight back), ``move`` (a speed-5 march through the
+table, and a turning charge), and the terrain cases: line of sight from a hill the archers occupy (Elevated,
+and not: the search then runs from every edge of the hill), range to the play area's edge, contact through
+occupied terrain, and ``deployment`` of 10 units with 10 terrain pieces. A move is reported beside
+``line_of_sight`` on the same table (target: at most 3 times its CPU p50); every other case against p50 <= 5 ms
+(``--budget-ms``). The budget applies to the CPU time of the resolving thread (``--gate``): on this shared
+machine (2 cores, often 6+ runnable processes) a call of a few milliseconds is usually preempted once, and its
+wall time then mostly measures the other processes. Wall p50/p95 are printed beside it; on an idle machine they
+match the CPU figures.
 
 Baseline, measured in the same run on the same positions: ``engine.core.read_position`` alone (finding the
 situation and validating the JSON Schema), so the ratio shows what the geometry adds to reading the input

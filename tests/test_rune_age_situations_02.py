@@ -217,7 +217,7 @@ def test_every_rune_age_form_group_carries_a_hint_and_every_list_a_cap() -> None
                           text=True, cwd=ROOT, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stderr
     situations = [s for s in json.loads(proc.stdout)["situations"] if s["game"] == "rune-age"]
-    assert len(situations) == 14
+    assert len(situations) == 16
     for sit in situations:
         for path, node in _objects(sit["schema"], sit["situation"]):
             if node.get("type") == "array":

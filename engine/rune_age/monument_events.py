@@ -50,12 +50,14 @@ class MonumentEventPosition(OpenPosition):
     game: Literal["rune-age"]
     situation: Literal["monument_event"]
     card: Literal["thieves_guild", "change_of_seasons", "dar_hilzernod"] = Field(
-        title="Event card", json_schema_extra=labelled(CARDS))
+        title="Event card", description="The Monument scenario's Event card being resolved.",
+        json_schema_extra=labelled(CARDS))
     players: list[MonumentPlayer] = Field(min_length=1, max_length=4, title="Players, from the first player on")
     play_order: Literal["clockwise", "counter_clockwise"] = Field(
         "clockwise", title="Play order so far", json_schema_extra=labelled(DIRECTIONS))
     moment: Literal["drawn", "defeated", "city_taken"] = Field(
-        "drawn", title="Dar Hilzernod: when", json_schema_extra=labelled(MOMENTS))
+        "drawn", title="Dar Hilzernod: when", description="For Dar Hilzernod: whether it was just drawn, its "
+        "Enemy was defeated, or the city it stands on was taken.", json_schema_extra=labelled(MOMENTS))
     central_cities: list[City] = Field([], max_length=12, title="Cities in the central play area")
     placed_on: str | None = maybe("Dar Hilzernod: the city the placing player chooses among those tied for the "
                                   "highest influence (left out: not chosen yet).", title="City chosen",

@@ -19,7 +19,8 @@ from engine.rune_age.words import capital, plural
 SCENARIO_NAMES = {"resurgence-of-the-dragonlords": "Resurgence of the Dragonlords", "runewars": "Runewars",
                   "the-cataclysm": "The Cataclysm", "the-monument": "The Monument"}
 Scenario = Literal["resurgence-of-the-dragonlords", "runewars", "the-cataclysm", "the-monument"]
-NamedScenario = Annotated[Scenario, Field(json_schema_extra=labelled(SCENARIO_NAMES))]
+NamedScenario = Annotated[Scenario, Field(description="The scenario being played: it decides what an elimination ends.",
+                                          json_schema_extra=labelled(SCENARIO_NAMES))]
 """A scenario, shown on the boards by its printed name."""
 
 ScenarioEnd = Literal["game_continues", "all_players_lose", "last_player_wins", "solo_player_loses"]

@@ -5,13 +5,17 @@ Paragraphs: ``ra.destroying-wounding-units`` (destroy at once, wound until End o
 Combat), ``ra.abilities.end-of-combat`` with ``rafaq.faq.general.11`` (gone units' End of Combat
 abilities do not resolve), ``rafaq.faq.general.14``/``.15`` (wound twice; removed while wounded), the
 Faction Cards FAQ (Flesh Ripper wounding itself, Warlock Chieftain), and the Oath and Anvil FAQ (mythic
-units, Guardian, units that cannot be destroyed).
+units, Guardian, units that cannot be destroyed), with Stasis Rune hitting only the opponent's next unit played
+into the combat (``rafaq.oa.neutral-cards.2``).
 
 Choices made where the books are silent: an event naming a unit that is not in combat (or a second wound)
 is reported as a violation and skipped, so the rest of the events still resolve; a Guardian effect on a
 unit that is already wounded is illegal (the wound it substitutes cannot be given); a wounded unit that
 cannot be destroyed (Demon, Forest Guardian) is listed in ``wounded`` but survives End of Combat, as any
-other destroy effect on it resolves with no effect.
+other destroy effect on it resolves with no effect. The Stasis Rune's printed text is not in the books: by the
+FAQ it destroys the next unit an opponent of its player plays into that combat; it is applied as that unit is
+played, so before the listed events (an event naming that unit afterwards finds it gone), and a Rune with no
+opponent's unit played after it destroys nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pydantic import ConfigDict, model_validator
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
-from engine.rune_age.words import choice, listing, plural
+from engine.rune_age.words import choice, listing, plural, possessive
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 ORIGINS = {"faction": "A faction card (back to the Barracks)", "neutral": "A neutral card (back to the central "
@@ -66,6 +70,16 @@ class CombatEvent(Model):
     guardian: bool = Field(False, title="Guardian used", description="The owner wounds the unit instead.")
 
 
+class StasisRune(Model):
+    """A Stasis Rune played into the combat: who played it and when, counted by the units already played."""
+
+    model_config = ConfigDict(title="Stasis Rune")
+
+    played_by: str = Field(max_length=80, min_length=1, title="Played by")
+    played_after: str | None = maybe("The id of the last unit played into the combat before the Rune (left out: "
+                                     "played before any unit).", title="Played just after unit", max_length=80)
+
+
 class CombatWoundsPosition(OpenPosition):
     """A combat's units and the wounds, destroys and removals that happen to them, in order."""
 
@@ -76,6 +90,9 @@ class CombatWoundsPosition(OpenPosition):
                                     title="Units played into the combat, in play order")
     events: list[CombatEvent] = Field([], max_length=200,
                                       title="Wounds, destroys and removals, in the order they happen")
+    stasis_runes: list[StasisRune] = Field([], max_length=10, title="Stasis Runes played",
+                                           description="Each destroys the opponent's next unit played into this "
+                                                       "combat (left out: none played).")
 
     @model_validator(mode="after")
     def _unique_ids(self) -> CombatWoundsPosition:
@@ -84,6 +101,10 @@ class CombatWoundsPosition(OpenPosition):
             if u.id in seen:
                 raise refuse(f"unit id {u.id!r} is used twice", f"units[{i}].id")
             seen.add(u.id)
+        for i, r in enumerate(self.stasis_runes):
+            if r.played_after is not None and r.played_after not in seen:
+                raise refuse(f"no unit in this combat is called {r.played_after!r}",
+                             f"stasis_runes[{i}].played_after")
         return self
 
     def reading(self) -> list[str]:
@@ -101,6 +122,9 @@ class CombatWoundsPosition(OpenPosition):
             units.append(f"{names[u.id]} ({', '.join(notes)})")
         out = [f"Combat: {'a siege' if self.combat == 'siege' else 'a battle'}.",
                f"Units, in play order: {listing(units)}."]
+        for r in self.stasis_runes:
+            after = f"just after {names[r.played_after]}" if r.played_after else "before any unit"
+            out.append(f"{r.played_by} plays a Stasis Rune {after}.")
         if not self.events:
             return [*out, "No wound, destroy or removal."]
         events = []
@@ -135,6 +159,7 @@ class CombatWoundsOutcome(Outcome):
     fate: dict[str, Place]
     end_of_combat: list[str]
     no_effect: list[int]
+    stasis_hits: list[str | None] | None = Field(None, exclude_if=lambda v: v is None)
 
 
 LABELS: dict[str, Label] = {
@@ -143,6 +168,7 @@ LABELS: dict[str, Label] = {
     "fate": ("Where each card goes", {"barracks": "Barracks", "central_play_area": "Central play area",
                                       "discard_pile": "Discard pile", "removed": "Removed from combat"}),
     "end_of_combat": "End of Combat abilities that resolve", "no_effect": "Destroy effects without effect (event #)",
+    "stasis_hits": "Unit each Stasis Rune destroyed (none: no effect)",
 }
 END_OF_COMBAT = {"battle": "ra.conduct-a-battle.5", "siege": "ra.conduct-a-siege.4"}
 
@@ -247,6 +273,7 @@ def _wound(u: Unit, i: int, src: str, trace: Trace) -> None:
                "ra.destroying-wounding-units.wound", *(["rafaq.faq.faction-cards.1"] if self_wound else []))
 
 
+@rule("ra.term.participating-unit", "rafaq.faq.faction-cards.2", "rafaq.faq.general.15")
 def _remove(u: Unit, src: str, trace: Trace) -> None:
     """Remove: the unit leaves the combat without being destroyed (a wound on it no longer matters)."""
     u.gone = "removed"
@@ -282,6 +309,45 @@ def _destroy(u: Unit, i: int, src: str, guardian: bool, losses: Losses, trace: T
         trace.step(f"{src} destroys {_label(u)}: it leaves the combat at once and its {u.card.strength} strength "
                    f"no longer counts" + (", even though it was wounded." if u.wounded else "."),
                    "ra.destroying-wounding-units.destroy-in-combat")
+
+
+@rule("rafaq.oa.neutral-cards.2")
+def stasis_target(order: Sequence[Unit], rune: StasisRune) -> Unit | None:
+    """Return the unit a Stasis Rune hits: the first unit played after it by another player than the Rune's (none
+    when no such unit is played into the combat)."""
+    start = 0 if rune.played_after is None else next(i for i, u in enumerate(order) if u.id == rune.played_after) + 1
+    return next((u for u in order[start:] if u.card.player != rune.played_by), None)
+
+
+@rule("rafaq.oa.neutral-cards.2", "ra.destroying-wounding-units.destroy-in-combat")
+def _stasis_runes(runes: Sequence[StasisRune], order: Sequence[Unit], losses: Losses,
+                  trace: Trace) -> list[str | None]:
+    """Each Stasis Rune destroys its opponent's next unit as it is played, or does nothing; it never passes on."""
+    hits: list[str | None] = []
+    for rune in runes:
+        target = stasis_target(order, rune)
+        later = [u for u in order[order.index(target) + 1:] if u.card.player != rune.played_by] if target else []
+        spared = f"; it does not pass on to {listing(_label(u) for u in later)}, played later" if later else ""
+        if target is None:
+            trace.step(f"{possessive(rune.played_by)} Stasis Rune finds no opponent's unit played after it in this "
+                       f"combat, so it destroys nothing.", "rafaq.oa.neutral-cards.2")
+        elif not target.in_combat:
+            trace.step(f"{possessive(rune.played_by)} Stasis Rune would hit {_label(target)}, already destroyed by "
+                       f"another Stasis Rune: it resolves with no effect{spared}.", "rafaq.oa.neutral-cards.2")
+        elif not is_destroyable(target):
+            trace.step(f"{possessive(rune.played_by)} Stasis Rune hits only the next unit his opponent plays into "
+                       f"the combat, {_label(target)}, which cannot be destroyed: the Rune resolves with no "
+                       f"effect{spared}.", "rafaq.oa.neutral-cards.2")
+        else:
+            target.gone = "destroyed"
+            losses.destroyed.append(target.id)
+            hits.append(target.id)
+            trace.step(f"{possessive(rune.played_by)} Stasis Rune destroys {_label(target)}, the next unit his "
+                       f"opponent plays into the combat, as it is played: its {target.card.strength} strength never "
+                       f"counts{spared}.", "rafaq.oa.neutral-cards.2", "ra.destroying-wounding-units.destroy-in-combat")
+            continue
+        hits.append(None)
+    return hits
 
 
 @rule("ra.destroying-wounding-units.wound")
@@ -337,7 +403,11 @@ def resolve_combat_wounds(pos: CombatWoundsPosition, trace: Trace, corpus: Corpu
     order = list(units.values())
     trace.step(f"{plural(len(order), 'unit')} in the {pos.combat}: destroying takes a unit out at once, wounding "
                f"marks it to be destroyed at End of Combat.", "ra.destroying-wounding-units")
-    losses = _replay(units, pos.events, trace)
+    losses = Losses([], [])
+    hits = _stasis_runes(pos.stasis_runes, order, losses, trace) if pos.stasis_runes else None
+    replayed = _replay(units, pos.events, trace)
+    losses.destroyed += replayed.destroyed
+    losses.no_effect += replayed.no_effect
     strength = _resolution(order, trace)
     eoc_rule = END_OF_COMBAT[pos.combat]
     abilities = _end_of_combat_abilities(order, eoc_rule, trace)
@@ -345,7 +415,7 @@ def resolve_combat_wounds(pos: CombatWoundsPosition, trace: Trace, corpus: Corpu
     doomed = _end_of_combat_wounds(units, wounded, eoc_rule, trace)
     out = CombatWoundsOutcome(strength=strength, wounded=wounded, destroyed=losses.destroyed + doomed,
                               fate=_fates(order, trace, eoc_rule), end_of_combat=abilities,
-                              no_effect=losses.no_effect)
+                              no_effect=losses.no_effect, stasis_hits=hits)
     if not trace.violations:
         trace.summarize(_summary(strength, losses.destroyed, doomed, units))
     return out

@@ -34,7 +34,8 @@ class ActivateAbilityPosition(OpenPosition):
                                  "or the inherent ability printed on the Runeslinger (paid in light).",
                                  json_schema_extra=labelled({"equip": "Equip ability (ability card)",
                                                              "inherent": "Inherent ability (Runeslinger card)"}))
-    when: Moment = Field(title="When", json_schema_extra=labelled(MOMENTS))
+    when: Moment = Field(title="When", description="The moment the player wants to activate it.",
+                         json_schema_extra=labelled(MOMENTS))
     cost: int = Field(ge=0, le=20, title="Cost", description="As printed: determination for the equip ability, "
                       "light for the inherent one.")
     determination: Determination | None = maybe("Determination the Runeslinger holds.", title="Determination")

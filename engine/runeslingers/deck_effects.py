@@ -44,12 +44,16 @@ class DeckEffectPosition(OpenPosition):
     situation: Literal["deck_effect"]
     effect: DeckEffect = Field(title="Effect", description="What the effect does with the top cards of the deck.",
                                json_schema_extra=labelled(WORDS))
-    amount: int = Field(ge=1, le=99, title="How many cards")
-    deck: int = Field(ge=0, le=999, title="Cards in deck")
-    discard: int = Field(ge=0, le=999, title="Cards in discard pile")
-    void: int = Field(0, ge=0, le=999, title="Cards in void pile")
-    power: Power = Field(title="Power")
-    determination: Determination | None = maybe(title="Determination")
+    amount: int = Field(ge=1, le=99, title="How many cards", description="The number the effect names.")
+    deck: int = Field(ge=0, le=999, title="Cards in deck", description="Cards in the deck before the effect.")
+    discard: int = Field(ge=0, le=999, title="Cards in discard pile", description="Cards in the discard pile "
+                         "before the effect (shuffled in as the new deck when the deck runs out).")
+    void: int = Field(0, ge=0, le=999, title="Cards in void pile", description="Cards in the void pile (never "
+                      "shuffled back).")
+    power: Power = Field(title="Power", description="The Runeslinger's power before the effect (an empty deck "
+                         "costs 1).")
+    determination: Determination | None = maybe("Determination held (1 is gained per power lost).",
+                                                title="Determination")
 
     def reading(self) -> list[str]:
         """The effect, the piles and the Runeslinger's standing."""

@@ -61,7 +61,8 @@ class LeaveTrigger(Model):
                                title="From", max_length=200)
     controller: Player | None = maybe("The player who controls the effect; the card's controller when absent.",
                                       title="Controller")
-    effect: TriggerEffect = Field(title="What it does", json_schema_extra=labelled(EFFECTS))
+    effect: TriggerEffect = Field(title="What it does", description="The triggered effect printed after the "
+                                  "card's leave-the-field condition.", json_schema_extra=labelled(EFFECTS))
 
 
 class LeaveFieldPosition(OpenPosition):
@@ -73,7 +74,8 @@ class LeaveFieldPosition(OpenPosition):
     type: CardType = card_type()
     owner: Player = Field(title="Owner", description="The player who owns the card (whose deck it came from).")
     controller: Player | None = maybe("The player who controls it; its owner when absent.", title="Controller")
-    how: How = Field(title="How it leaves", json_schema_extra=labelled(HOW))
+    how: How = Field(title="How it leaves", description="What takes the card off the field (destroyed and "
+                     "discarded cards go to the owner's discard pile).", json_schema_extra=labelled(HOW))
     active_player: Player | None = maybe("Whose turn it is; needed only to order triggers of different players.",
                                          title="Active player")
     distract: bool = flag("Distract on a concentration", "The card has Distract and sits on a concentration.")

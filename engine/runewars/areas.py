@@ -42,11 +42,16 @@ class UnitCounts(Model):
 
     model_config = ConfigDict(title="Units in the area")
 
-    daqan: int | None = maybe(title="Daqan", ge=0, le=80)
-    elves: int | None = maybe(title="Elves", ge=0, le=80)
-    uthuk: int | None = maybe(title="Uthuk", ge=0, le=80)
-    waiqar: int | None = maybe(title="Waiqar", ge=0, le=80)
-    neutral: int | None = maybe(title="Unallied neutral", ge=0, le=80)
+    daqan: int | None = maybe("Daqan units (and units allied to the Daqan player) in the area",
+                              title="Daqan", ge=0, le=80)
+    elves: int | None = maybe("Latari Elves units (and units allied to that player) in the area",
+                              title="Elves", ge=0, le=80)
+    uthuk: int | None = maybe("Uthuk Y'llan units (and units allied to that player) in the area",
+                              title="Uthuk", ge=0, le=80)
+    waiqar: int | None = maybe("Waiqar the Undying units (and units allied to that player) in the area",
+                              title="Waiqar", ge=0, le=80)
+    neutral: int | None = maybe("neutral units allied to nobody in the area",
+                              title="Unallied neutral", ge=0, le=80)
 
 
 class MapArea(Model):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.core import Trace, rule
 from engine.runewars_miniatures.common import and_list, possessive, tokens
 from engine.runewars_miniatures.contact import is_flanking, meet
-from engine.runewars_miniatures.table import Unit
+from engine.runewars_miniatures.table import Terrain, Unit
 
 CHARGES = ("charge", "turning-charge")
 
@@ -84,3 +84,12 @@ def edge_hit(final: Unit, target: Unit, trace: Trace) -> tuple[list[str], bool]:
         trace.step(f"{final.label} hit {possessive(target.label)} {where} edge: it is not flanking it.",
                    "rwm.34.3", "rwm.41.2" if "front" not in mine else "rwm.41.1")
     return kinds, flank
+
+
+@rule("rwm.81.8", "rwm.34.3", "rwm.41.2")
+def terrain_hit(unit: Unit, target: Unit, piece: Terrain, trace: Trace) -> tuple[list[str], bool]:
+    """Return the edge hit when the charge collided with the terrain its target occupies: the front (81.8), so
+    it is not flanking."""
+    trace.step(f"{unit.label} hit {piece.label}, which {target.label} occupies: that counts as hitting "
+               f"{possessive(target.label)} front edge, so it is not flanking it.", "rwm.81.8", "rwm.34.3", "rwm.41.2")
+    return ["front"], False

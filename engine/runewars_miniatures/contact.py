@@ -320,6 +320,20 @@ def analyse(table: Table, answers: Mapping[str, Mapping[str, str]], trace: Trace
         contacts=contacts, pending=pending)
 
 
+def engaged_enemies(table: Table, unit: Unit) -> list[Unit]:
+    """Return the enemy units *unit* is engaged with, in position order, exactly as the ``contact`` situation
+    reports them: trays touching (34), or touching terrain an enemy occupies, either way (81.8)."""
+    res = analyse(table, {})
+    ids = {x for p in res.engaged if unit.id in p for x in p if x != unit.id}
+    return [u for u in table.units if u.id in ids]
+
+
+def through_terrain(table: Table, unit: Unit, enemy: Unit) -> Terrain | None:
+    """Return the occupied terrain piece through which *unit* and *enemy* are engaged (81.8), or None when their
+    trays touch."""
+    return next((t for t in table.terrain if t.occupant is not None and t.occupant in (unit.id, enemy.id)), None)
+
+
 @rule("rwm.81.8", "rwm.87.2")
 def terrain_contacts(table: Table) -> list[tuple[Unit, Terrain, list[str] | None, list[Vec]]]:
     """Return each unit touching terrain an enemy occupies: the unit, the piece, the kinds of its edges that

@@ -40,12 +40,13 @@ from engine.model import Field, Outcome, labelled, refuse
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.reform import (
     Placement,
-    edge_keys,
     end_check,
     engaged_enemies,
+    engaged_keys,
     key_words,
     moved,
     piece_shape,
+    touches_engaged,
     touching_ids,
 )
 from engine.runewars_miniatures.table import (
@@ -202,7 +203,7 @@ def _reposition(table: Table, unit: Unit, end: Unit, split: Split, new: list[str
     ok = True
     for enemy in split.kept:
         mine, theirs = split.keys[enemy.id]
-        now_mine, now_theirs = edge_keys(end, enemy)
+        now_mine, now_theirs = engaged_keys(table, end, enemy)
         if (mine, theirs) == (now_mine, now_theirs):
             trace.step(f"{unit.label} still touches {enemy.label} with {key_words(unit, mine)}, against "
                        f"{possessive(enemy.label)} {key_words(enemy, theirs).removeprefix('its ')}: it repositions "
@@ -321,9 +322,9 @@ def resolve_engaged_shift(pos: EngagedShiftPosition, trace: Trace,
     out.moved = r3(dist)
     before = touching_ids(table, unit)
     found = end_check(table, unit, end, before)
-    split = Split(keys={e.id: edge_keys(unit, e) for e in enemies})
+    split = Split(keys={e.id: engaged_keys(table, unit, e) for e in enemies})
     for enemy in enemies:
-        (split.kept if enemy.id in touching_ids(table, end) else split.left).append(enemy)
+        (split.kept if touches_engaged(table, end, enemy) else split.left).append(enemy)
     out.kind = _kind(split)
     out.repositioned_with, out.disengaged_from = [e.id for e in split.kept], [e.id for e in split.left]
     out.new_contacts = found.new_contacts

@@ -31,6 +31,7 @@ from engine.corpus import Corpus
 from engine.model import Field, Model, Outcome, _absent, labelled, maybe, refuse
 from engine.runewars_miniatures import charge, terrain_moves
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
+from engine.runewars_miniatures.contact import engaged_enemies, through_terrain
 from engine.runewars_miniatures.squaring import collision_panic
 from engine.runewars_miniatures.sweep import first_stop, obstacles, swept, swept_parts, trays_crossed
 from engine.runewars_miniatures.table import (
@@ -220,14 +221,26 @@ def touching(table: Table, unit: Unit) -> tuple[list[Unit], list[Terrain]]:
     return units, pieces
 
 
-@rule("rwm.47.2", "rwm.73.2", "rwm.17.2", "rwm.55.4.b1", "rwm.47", "rwm.34")
-def may_move(pos: MovePosition, unit: Unit, engaged: list[Unit], out: MoveOutcome, trace: Trace) -> bool:
-    """Return whether the move is resolved here: a march goes forward, an engaged unit neither marches nor (here)
-    shifts, and a unit still engaged cannot close in."""
+@rule("rwm.47.2", "rwm.73.2", "rwm.17.2", "rwm.55.4.b1", "rwm.47", "rwm.34", "rwm.81.8")
+def may_move(table: Table, pos: MovePosition, unit: Unit, engaged: list[Unit], home: Terrain | None,
+             out: MoveOutcome, trace: Trace) -> bool:
+    """Return whether the move is resolved here: a march goes forward, an engaged unit (as ``contact`` finds it,
+    occupied terrain included) neither marches nor (here) shifts, except out of the terrain it occupies, and a
+    unit still engaged cannot close in."""
     if pos.action == "march" and pos.direction not in (None, "forward"):
         trace.violate(f"a march moves the unit forward, not {pos.direction}", "rwm.55.4.b1", "rwm.47")
         return False
     names = and_list([e.label for e in engaged])
+    for enemy in engaged:
+        piece = through_terrain(table, unit, enemy)
+        if piece is not None:
+            who = (f"{possessive(unit.label)} edge touches {piece.label}, which {enemy.label} occupies"
+                   if piece.occupant == enemy.id else f"{enemy.label} touches {piece.label}, which {unit.label} "
+                   "occupies")
+            trace.step(f"{who}: that counts as touching {possessive(table.label(piece.occupant or ''))} front edge, "
+                       f"so {unit.label} and {enemy.label} are engaged.", "rwm.81.8", "rwm.34")
+    if engaged and home is not None and pos.action == "shift":
+        return True  # it leaves its terrain instead of moving: that disengages it (81.8.b4, in _exit)
     if engaged and pos.action == "closing_in":
         trace.violate(f"{unit.label} is still engaged with {names}, so it cannot close in", "rwm.17.2")
         return False
@@ -396,6 +409,27 @@ class Met:
     enemies: list[Unit]
     allies: list[Unit]
     terrain: list[Terrain]
+    through: dict[str, Terrain] = field(default_factory=dict)
+    """The enemies collided with through the terrain they occupy (81.8.b2), each with its piece."""
+
+
+@rule("rwm.81.8", "rwm.81.8.b2")
+def occupied_collisions(table: Table, unit: Unit, met: Met, trace: Trace) -> list[Unit]:
+    """Return the enemies the unit collided with by colliding with the terrain they occupy (81.8.b2): each counts
+    as a collision with the enemy, whose front edge the unit's touching edge counts as touching (81.8)."""
+    found = []
+    for piece in met.terrain:
+        if piece.occupant is None or piece.occupant == unit.id:
+            continue
+        enemy = table.unit(piece.occupant)
+        if enemy.is_allied(unit) or enemy.id in met.through:
+            continue
+        met.through[enemy.id] = piece
+        found.append(enemy)
+        trace.step(f"{enemy.label} occupies {piece.label}: colliding with it counts as colliding with "
+                   f"{enemy.label}, and the edge of {unit.label} touching it counts as touching "
+                   f"{possessive(enemy.label)} front edge, so the two are engaged.", "rwm.81.8.b2", "rwm.81.8")
+    return found
 
 
 @rule("rwm.18", "rwm.18.1", "rwm.59.1")
@@ -417,6 +451,8 @@ def collisions(table: Table, unit: Unit, final: Unit, pos: MovePosition, out: Mo
         return met
     trace.step(f"At the end of the move {unit.label} touches {and_list(hit)}, which it did not touch before: it "
                f"collided with {'it' if len(hit) == 1 else 'them'}.", "rwm.18", "rwm.59.1")
+    met.enemies += [e for e in occupied_collisions(table, unit, met, trace) if e not in met.enemies]
+    out.collided = [u.id for u in new_units] + [e.id for e in met.enemies if e not in new_units]
     if met.enemies and pos.action != "closing_in" and not charge.is_charge(pos.modifier):
         panic = collision_panic(pos.action, pos.modifier, len(met.enemies), corpus)
         out.panic_tokens += panic
@@ -458,7 +494,7 @@ def _drawing(unit: Unit, mv: Motion | None, moved: Travel | None, end: Unit | No
     return shapes
 
 
-def _charge(unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: MoveOutcome, trace: Trace,
+def _charge(table: Table, unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: MoveOutcome, trace: Trace,
             final: Unit | None = None) -> bool:
     """The charge's effects at the end of the move; return False when a stated target is illegal."""
     if not charge.is_charge(pos.modifier):
@@ -468,7 +504,10 @@ def _charge(unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: Mo
     out.impact_tokens = charge.impact(unit, enemies, pos.impact or 0, trace)
     target, legal = charge.charge_target(unit, enemies, pos.charge_target, trace)
     out.charge_target = target
-    if target is not None and final is not None:
+    piece = met.through.get(target or "") if met is not None else None
+    if target is not None and piece is not None:
+        out.target_edges, out.flanking = charge.terrain_hit(unit, table.unit(target), piece, trace)
+    elif target is not None and final is not None:
         out.target_edges, out.flanking = charge.edge_hit(final, next(e for e in enemies if e.id == target), trace)
     return legal
 
@@ -476,7 +515,8 @@ def _charge(unit: Unit, pos: MovePosition, met: Met | None, moved: bool, out: Mo
 @rule("rwm.81.1", "rwm.81.2.b2")
 def _terrain(table: Table, unit: Unit, pos: MovePosition, met: Met, out: MoveOutcome, trace: Trace) -> Unit | None:
     """Deadly, Taxing and entering for the terrain collided with; return the unit placed on entered terrain."""
-    damage, panic = terrain_moves.terrain_hits(unit, met.terrain, trace)
+    own = [t for t in met.terrain if t.id not in {p.id for p in met.through.values()}]
+    damage, panic = terrain_moves.terrain_hits(unit, own, trace)
     out.damage += damage
     out.panic_tokens += panic
     open_ = terrain_moves.may_enter(table, unit, met.terrain, trace)
@@ -497,8 +537,9 @@ def _terrain(table: Table, unit: Unit, pos: MovePosition, met: Met, out: MoveOut
     return entry.placed if entry.placed is not None else unit
 
 
-def _exit(table: Table, unit: Unit, piece: Terrain, pos: MovePosition, out: MoveOutcome, trace: Trace) -> None:
-    """Leave occupied terrain instead of moving (81.3-81.5)."""
+def _exit(table: Table, unit: Unit, piece: Terrain, pos: MovePosition, engaged: list[Unit], out: MoveOutcome,
+          trace: Trace, corpus: Corpus) -> None:
+    """Leave occupied terrain instead of moving (81.3-81.5); leaving terrain an enemy touches disengages (81.8.b4)."""
     action = "shift" if pos.action != "march" else "march"
     direction = pos.direction or "forward"
     if pos.exit_front is not None:
@@ -513,11 +554,14 @@ def _exit(table: Table, unit: Unit, piece: Terrain, pos: MovePosition, out: Move
     end = placed if ok else unit
     out.final, out.moves = _place(end), ok
     out.exited = piece.id if ok else None
+    if ok and engaged:
+        out.panic_tokens += terrain_moves.exit_disengages(unit, piece, engaged, trace, corpus)
     out.drawing = [outline("start", unit.shape, unit.id, f"{unit.label} in {piece.label}")]
     if ok:
         out.drawing.append(outline("end", placed.shape, unit.id, f"{unit.label} after leaving {piece.label}"))
+        panic = f", taking {tokens(out.panic_tokens)} for disengaging" if out.panic_tokens else ""
         trace.summarize(f"{unit.label} leaves {piece.label} and is placed against its edge, "
-                        f"{facing_words(placed.facing)}.")
+                        f"{facing_words(placed.facing)}{panic}.")
     else:
         trace.summarize(f"{unit.label} cannot be placed outside {piece.label}: it stays there and its {action} "
                         "fails.")
@@ -535,17 +579,17 @@ def resolve_move(pos: MovePosition, trace: Trace, corpus: Corpus) -> MoveOutcome
         return Overlaps(overlaps=bad)
     out = MoveOutcome(template_sizes=templates.describe(), final=_place(unit))
     trace.step(f"The book prints no template sizes; this table uses: {templates.describe()}.", "rwm.55.1")
-    engaged = [u for u in touching(table, unit)[0] if not u.is_allied(unit)]
-    if not may_move(pos, unit, engaged, out, trace):
-        return out
+    engaged = engaged_enemies(table, unit)
     home = next((t for t in table.terrain if t.occupant == unit.id), None)
+    if not may_move(table, pos, unit, engaged, home, out, trace):
+        return out
     if home is not None:
-        _exit(table, unit, home, pos, out, trace)
+        _exit(table, unit, home, pos, engaged, out, trace, corpus)
         return out
     speed = out.speed = resulting_speed(pos, unit, trace)
     if speed <= 0:
         out.drawing = _drawing(unit, None, None, None, table)
-        _charge(unit, pos, None, False, out, trace)
+        _charge(table, unit, pos, None, False, out, trace)
         trace.summarize(_summary(table, unit, pos, out))
         return out
     chosen = choose_template(pos, unit, speed, templates, trace)
@@ -570,7 +614,7 @@ def _travel(table: Table, unit: Unit, pos: MovePosition, chosen: Chosen, templat
         if not closing_in(table, unit, pos, met, out, trace):
             out.drawing = _drawing(unit, chosen.motion, moved, None, table)
         return
-    if not _charge(unit, pos, met, True, out, trace, end):
+    if not _charge(table, unit, pos, met, True, out, trace, end):
         return
     placed = _terrain(table, unit, pos, met, out, trace)
     if placed is not None:

@@ -29,14 +29,15 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import ConfigDict, model_validator
-from shapely.geometry import Point
+from shapely.geometry import LineString, Point
 
 from engine.core import Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
 from engine.model import Field, Model, Outcome, maybe, refuse
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive
-from engine.runewars_miniatures.contact import meet
+from engine.runewars_miniatures.contact import engaged_enemies as contact_engaged
+from engine.runewars_miniatures.contact import meet, through_terrain
 from engine.runewars_miniatures.table import (
     EPS,
     MAX_FILES,
@@ -156,8 +157,36 @@ def key_words(unit: Unit, keys: Iterable[str]) -> str:
 
 
 def engaged_enemies(table: Table, unit: Unit) -> list[Unit]:
-    """Return the enemy units the unit touches, in position order (they are engaged, 34)."""
-    return [u for u in table.units if u.id != unit.id and not u.is_allied(unit) and is_touching(u.shape, unit.shape)]
+    """Return the enemy units the unit is engaged with, in position order, as the ``contact`` situation finds
+    them: trays touching (34) or touching terrain an enemy occupies (81.8)."""
+    return contact_engaged(table, unit)
+
+
+def touches_engaged(table: Table, end: Unit, enemy: Unit) -> bool:
+    """Return whether the unit, placed as *end*, still touches *enemy*: its trays, or the terrain it occupies."""
+    piece = through_terrain(table, end, enemy)
+    if piece is not None and piece.occupant == enemy.id:
+        return is_touching(piece.shape, end.shape)
+    return is_touching(enemy.shape, end.shape)
+
+
+def engaged_keys(table: Table, unit: Unit, enemy: Unit) -> tuple[frozenset[str], frozenset[str]]:
+    """Return :func:`edge_keys` of an engaged pair; through terrain the enemy occupies, the unit's edges that touch
+    the piece against the enemy's front edge (81.8)."""
+    piece = through_terrain(table, unit, enemy)
+    if piece is None or piece.occupant != enemy.id:
+        return edge_keys(unit, enemy)
+    mine = {f"edge {i}" for i, e in enumerate(unit.edges) if _inner(e.a, e.b).distance(piece.shape) <= EPS}
+    if not mine:
+        mine = {f"corner {i}" for i, c in enumerate(unit.corners) if piece.shape.distance(Point(c.point)) <= EPS}
+    theirs = {f"edge {i}" for i, e in enumerate(enemy.edges) if e.kind == "front"}
+    return frozenset(mine), frozenset(theirs)
+
+
+def _inner(a: Vec, b: Vec) -> LineString:
+    """Return the segment a-b without its two ends (so a corner alone does not count as the edge touching)."""
+    d = ((b[0] - a[0]) * 1e-4, (b[1] - a[1]) * 1e-4)
+    return LineString([(a[0] + d[0], a[1] + d[1]), (b[0] - d[0], b[1] - d[1])])
 
 
 def moved(unit: Unit, front: Vec, facing: float) -> Unit:
@@ -270,14 +299,14 @@ def _same_enemies(table: Table, unit: Unit, end: Unit, enemies: list[Unit], out:
     """Engaged: every enemy touched before is touched after, on the same edge of that enemy."""
     ok = True
     for enemy in enemies:
-        if not is_touching(enemy.shape, end.shape):
+        if not touches_engaged(table, end, enemy):
             ok = False
             out.lost_contacts.append(enemy.id)
             trace.violate(f"turned that way, {unit.label} would no longer touch {enemy.label}; an engaged unit "
                           "that reforms must still touch every enemy it was engaged with", "rwm.68.2.b1")
             continue
-        _, before = edge_keys(unit, enemy)
-        _, after = edge_keys(end, enemy)
+        _, before = engaged_keys(table, unit, enemy)
+        _, after = engaged_keys(table, end, enemy)
         if before != after:
             ok = False
             out.changed_edges.append(enemy.id)

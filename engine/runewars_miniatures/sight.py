@@ -128,6 +128,18 @@ class Sight:
     from_terrain: Terrain | None = None
     to_terrain: Terrain | None = None
     elevated: bool = False
+    where: Between | None = None
+
+
+@dataclass(frozen=True)
+class Between:
+    """Where a line of sight may run: from *source* to *region*, not through *walls* (the blockers shrunk by EPS),
+    with the blockers' *corners* a clear line may graze."""
+
+    source: BaseGeometry
+    region: BaseGeometry
+    walls: tuple[BaseGeometry, ...]
+    corners: tuple[Vec, ...]
 
 
 def _obstacles(table: Table, unit: Unit, target: Unit,
@@ -250,15 +262,100 @@ def sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) -> Sight:
     tpts = shapely.get_coordinates(target_in_arc)
     for a in (edge[0], edge[1], ((edge[0][0] + edge[1][0]) / 2, (edge[0][1] + edge[1][1]) / 2)):
         quick.extend((a, (float(x), float(y))) for x, y in tpts)
+    where = Between(front, target_in_arc, tuple(eroded), _corners(blockers))
     free = _free(np.array(quick, dtype=float), eroded)
     if free.any():
         k = int(np.argmax(free))
-        return Sight(True, boundary_only, partly_outside, True, quick[k], ids, lines)
+        return Sight(True, boundary_only, partly_outside, True, quick[k], ids, lines, where=where)
     critical = np.vstack([np.array(edge, dtype=float), tpts,
                           *[shapely.get_coordinates(b[1]) for b in blockers]])
     critical = np.unique(np.round(critical, 12), axis=0)
     witness = _critical_search(edge, unit.forward, target_in_arc, critical, eroded, reach)
-    return Sight(True, boundary_only, partly_outside, witness is not None, witness, ids, lines)
+    return Sight(True, boundary_only, partly_outside, witness is not None, witness, ids, lines, where=where)
+
+
+def _corners(blockers: list[tuple[str, BaseGeometry, BaseGeometry]]) -> tuple[Vec, ...]:
+    """Return the corners of the blockers (a clear line that grazes one passes EPS outside its shrunk shape)."""
+    pts = [(float(x), float(y)) for b in blockers for x, y in shapely.get_coordinates(b[1])]
+    return tuple(dict.fromkeys(pts))
+
+
+ENDS_SAMPLED = 64
+"""Points sampled along each end of a line of sight (the front edge or terrain edge, the target) when the
+shortest clear line is sought: a fixed cap, so the work stays bounded."""
+MAX_CORNERS = 256
+"""Blocker corners a shortest clear line may be made to graze (the first ones in the position's order)."""
+
+
+def _samples(shape: BaseGeometry) -> np.ndarray:
+    """Return points along the outline of *shape*: its corners and about ENDS_SAMPLED evenly spaced points."""
+    line = shape.boundary if shape.geom_type in ("Polygon", "MultiPolygon") else shape
+    if line.is_empty:
+        line = shape
+    length = float(line.length)
+    pts = shapely.get_coordinates(shapely.segmentize(line, length / ENDS_SAMPLED) if length > EPS else line)
+    if len(pts) > 4 * ENDS_SAMPLED:
+        pts = pts[:: len(pts) // (4 * ENDS_SAMPLED) + 1]
+    return np.unique(np.round(pts, 12), axis=0)
+
+
+def _first_hits(starts: np.ndarray, through: np.ndarray, shape: BaseGeometry, reach: float) -> np.ndarray:
+    """Return the segments (n×2×2) from each start along the ray through the matching point to where the ray
+    first meets *shape* (rays that miss it are left out)."""
+    d = through - starts
+    n = np.hypot(d[:, 0], d[:, 1])
+    keep = n > EPS
+    starts, d = starts[keep], d[keep] / n[keep][:, None]
+    if not len(starts):
+        return np.empty((0, 2, 2))
+    rays = shapely.linestrings(np.stack([starts, starts + d * reach], axis=1))
+    inter = shapely.intersection(rays, shape)
+    hit = ~shapely.is_empty(inter)
+    if not hit.any():
+        return np.empty((0, 2, 2))
+    firsts = shapely.shortest_line(shapely.points(starts[hit]), inter[hit])
+    out: np.ndarray = shapely.get_coordinates(firsts).reshape(-1, 2, 2)
+    return out
+
+
+@rule("rwm.64.3.b1", "rwm.46.1")
+def shortest_clear_line(seen: Sight, reach: float) -> tuple[Vec, Vec] | None:
+    """Return the shortest clear line of sight the search finds (None without line of sight): the closest points
+    when their line is clear, else the shortest clear one among lines between points sampled on both ends, from
+    each sampled point to the nearest point of the other end, and lines grazing a blocker's corner."""
+    where = seen.where
+    if not seen.line_of_sight or where is None:
+        return None
+    near = shapely.shortest_line(where.source, where.region)
+    first = shapely.get_coordinates(near).reshape(1, 2, 2)
+    walls = list(where.walls)
+    if _free(first, walls).all():
+        return _pair(first[0])
+    src, dst = _samples(where.source), _samples(where.region)
+    i, j = np.meshgrid(np.arange(len(src)), np.arange(len(dst)), indexing="ij")
+    parts = [np.stack([src[i.ravel()], dst[j.ravel()]], axis=1),
+             shapely.get_coordinates(shapely.shortest_line(shapely.points(src), where.region)).reshape(-1, 2, 2),
+             shapely.get_coordinates(shapely.shortest_line(where.source, shapely.points(dst))).reshape(-1, 2, 2)]
+    if seen.witness is not None:
+        parts.append(np.array([seen.witness], dtype=float))
+    corners = np.array(where.corners[:MAX_CORNERS], dtype=float).reshape(-1, 2)
+    if len(corners):
+        a, k = np.meshgrid(np.arange(len(src)), np.arange(len(corners)), indexing="ij")
+        parts.append(_first_hits(src[a.ravel()], corners[k.ravel()], where.region, reach))
+        b, k = np.meshgrid(np.arange(len(dst)), np.arange(len(corners)), indexing="ij")
+        back = _first_hits(dst[b.ravel()], corners[k.ravel()], where.source, reach)
+        parts.append(back[:, ::-1, :])
+    segments = np.concatenate([p for p in parts if len(p)])
+    free = _free(segments, walls)
+    if not free.any():
+        return None
+    d = segments[free]
+    lengths = np.hypot(d[:, 1, 0] - d[:, 0, 0], d[:, 1, 1] - d[:, 0, 1])
+    return _pair(d[int(np.argmin(lengths))])
+
+
+def _pair(segment: np.ndarray) -> tuple[Vec, Vec]:
+    return (float(segment[0][0]), float(segment[0][1])), (float(segment[1][0]), float(segment[1][1]))
 
 
 def _arc_lines(unit: Unit, arc: Polygon) -> tuple[tuple[Vec, Vec], tuple[Vec, Vec]]:
@@ -314,10 +411,11 @@ def terrain_sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) ->
     spts = [(float(x), float(y)) for x, y in shapely.get_coordinates(source)]
     tpts = shapely.get_coordinates(region)
     quick += [(a, (float(x), float(y))) for a in spts for x, y in tpts]
+    where = Between(source, region, tuple(eroded), _corners(blockers))
     free = _free(np.array(quick, dtype=float), eroded)
     if free.any():
         k = int(np.argmax(free))
-        return Sight(True, boundary_only, partly, True, quick[k], ids, lines, src, dst, elevated)
+        return Sight(True, boundary_only, partly, True, quick[k], ids, lines, src, dst, elevated, where)
     critical = np.vstack([np.array(spts, dtype=float), tpts, *[shapely.get_coordinates(b[1]) for b in blockers]])
     critical = np.unique(np.round(critical, 12), axis=0)
     if len(segments) * len(critical) ** 2 > MAX_SEARCH:
@@ -327,8 +425,8 @@ def terrain_sight(table: Table, unit: Unit, target: Unit, arc_degrees: float) ->
     for a, b, n in segments:
         witness = _critical_search((a, b), n, region, critical, eroded, reach)
         if witness is not None:
-            return Sight(True, boundary_only, partly, True, witness, ids, lines, src, dst, elevated)
-    return Sight(True, boundary_only, partly, False, None, ids, lines, src, dst, elevated)
+            return Sight(True, boundary_only, partly, True, witness, ids, lines, src, dst, elevated, where)
+    return Sight(True, boundary_only, partly, False, None, ids, lines, src, dst, elevated, where)
 
 
 def _unit_vec(a: Any, b: Any) -> Vec:

@@ -157,8 +157,10 @@ class TablePosition(OpenPosition):
     """A position on the table: sizes, units placed as trays, terrain as polygons."""
 
     table: TableSizes
-    units: Units
-    terrain: Terrains | None = maybe()
+    units: Units = Field(description="every unit on the table, as trays placed by the midpoint of the front edge "
+                                     "and the facing")
+    terrain: Terrains | None = maybe("every terrain piece on the table, as a polygon, with its card's capacity "
+                                     "and keywords")
 
 
 TableRole = Literal["acting", "target", "other"]

@@ -9,19 +9,21 @@ and for a ranged attack whether the attacker is engaged at all (``rwm.65.2``), l
 (``rwm.46.1``, ``rwm.39``), range (``rwm.64``) and the attacker's allies engaged with the target
 (``rwm.65.3``).
 
-Range for a ranged attack is measured between the units' closest points (``rwm.64.3.b2``). Strictly, a
-ranged attack measures between the two points its line of sight uses (``rwm.64.3.b1``), which the player
-picks; the closest points give the shortest range any such pair can have, and the step says so.
+Range for a ranged attack is measured between the two points its line of sight uses (``rwm.64.3.b1``), which
+the attacker picks: the closest points when a clear line of sight joins them (no pair is closer), else the
+shortest clear line of sight the search of :func:`engine.runewars_miniatures.sight.shortest_clear_line` finds
+(points sampled on both ends with a fixed cap, and lines grazing a blocker's corner).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
 import shapely
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
 from engine.core import Trace, rule
@@ -38,8 +40,8 @@ from engine.runewars_miniatures.attack_position import (
 from engine.runewars_miniatures.common import possessive
 from engine.runewars_miniatures.contact import ContactResult, analyse
 from engine.runewars_miniatures.occupancy import defense_bonus, footprint, occupied
-from engine.runewars_miniatures.ranges import Measure, range_between, sight_range
-from engine.runewars_miniatures.sight import Sight, firing_arc, sight
+from engine.runewars_miniatures.ranges import Measure, measure, range_between, sight_range
+from engine.runewars_miniatures.sight import Sight, firing_arc, shortest_clear_line, sight
 from engine.runewars_miniatures.table import (
     EPS,
     Table,
@@ -169,8 +171,7 @@ def _melee(table: Table, attacker: Unit, defender: Unit, contact: ContactResult,
                       contact_points=points)
 
 
-@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.65.3",
-      "rwm.64.3")
+@rule("rwm.34", "rwm.65.2", "rwm.39.1", "rwm.46.1", "rwm.39.3", "rwm.65.3")
 def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[list[str]], pos: AttackPosition,
             att: dict[str, Any], dfd: dict[str, Any], trace: Trace, corpus: Corpus) -> RangedProof:
     """Engagement, firing arc and line of sight, range, and the attacker's allies engaged with the target."""
@@ -190,20 +191,8 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
         trace.step(f"From the table (arc lines at {table.arc_degrees:g}°): {defender.label} is "
                    f"{'inside' if seen.in_arc else 'outside'} {possessive(attacker.label)} firing arc, and {line}.",
                    "rwm.39.1", "rwm.46.1", "rwm.39.3")
-    bands = int(corpus.fact("rwm.64.1", "range_bands"))
-    if seen.from_terrain is not None or seen.to_terrain is not None:
-        m = _terrain_range(table, attacker, defender, seen, trace, corpus)
-    else:
-        m = range_between(table, attacker, defender, corpus)
-    att["range"] = m.range if m.range is not None else bands + 1
-    where = f"range {m.range}" if m.range is not None else f"beyond range {bands}"
-    if seen.from_terrain is None and seen.to_terrain is None:
-        trace.step(f"From the table (range bands of {table.band:g}): the closest points are {m.distance:.3f} apart, "
-                   f"{where}; a line of sight drawn between other points is never shorter.", "rwm.64.3.b2",
-                   "rwm.64.4", "rwm.64.3.b1")
-    else:
-        trace.step(f"From the table (range bands of {table.band:g}): the closest points a line of sight may join are "
-                   f"{m.distance:.3f} apart, {where}.", "rwm.64.3", "rwm.64.3.b1", "rwm.64.4")
+    m = _attack_range(table, attacker, defender, seen, trace, corpus)
+    att["range"] = m.range if m.range is not None else int(corpus.fact("rwm.64.1", "range_bands")) + 1
     allies = [u for u in table.units if u.id != attacker.id and u.is_allied(attacker)
               and [min(u.id, defender.id, key=table.order), max(u.id, defender.id, key=table.order)] in engaged_pairs]
     if allies and pos.defender.engaged_with_allies is None:
@@ -215,6 +204,38 @@ def _ranged(table: Table, attacker: Unit, defender: Unit, engaged_pairs: list[li
                        witness=[pt(seen.witness[0]), pt(seen.witness[1])] if seen.witness else None,
                        blockers=list(seen.blockers), arc_degrees=table.arc_degrees, range=m.range,
                        distance=r3(m.distance), closest=[pt(m.closest[0]), pt(m.closest[1])], band=table.band)
+
+
+@rule("rwm.64.3.b2", "rwm.64.4", "rwm.64.3.b1", "rwm.64.3")
+def _attack_range(table: Table, attacker: Unit, defender: Unit, seen: Sight, trace: Trace, corpus: Corpus) -> Measure:
+    """The attack's range: between the closest points the line of sight may join when their line is clear, else
+    along the shortest clear line of sight found (64.3.b1: the attacker picks the points its line of sight uses)."""
+    bands = int(corpus.fact("rwm.64.1", "range_bands"))
+    terrain = seen.from_terrain is not None or seen.to_terrain is not None
+    if terrain:
+        m = _terrain_range(table, attacker, defender, seen, trace, corpus)
+    else:
+        m = range_between(table, attacker, defender, corpus)
+    line = shortest_clear_line(seen, table.extent())
+    if line is not None and math.dist(*line) > m.distance + EPS:
+        closest = m.distance
+        m = measure(Point(line[0]), Point(line[1]), float(table.band or 0), bands)
+        (a, b), where = line, f"range {m.range}" if m.range is not None else f"beyond range {bands}"
+        trace.step(f"From the table (range bands of {table.band:g}): the closest points are {closest:.3f} apart, "
+                   "but no clear line of sight joins them, and an attack's range is measured between the points its "
+                   f"line of sight uses: the shortest clear line of sight found runs from ({a[0]:.3f}, {a[1]:.3f}) to "
+                   f"({b[0]:.3f}, {b[1]:.3f}), {m.distance:.3f} long, and measured along it the target is at {where}.",
+                   "rwm.64.3", "rwm.64.3.b1", "rwm.64.4")
+        return m
+    where = f"range {m.range}" if m.range is not None else f"beyond range {bands}"
+    if not terrain:
+        trace.step(f"From the table (range bands of {table.band:g}): the closest points are {m.distance:.3f} apart, "
+                   f"{where}; a line of sight drawn between other points is never shorter.", "rwm.64.3.b2",
+                   "rwm.64.4", "rwm.64.3.b1")
+    else:
+        trace.step(f"From the table (range bands of {table.band:g}): the closest points a line of sight may join are "
+                   f"{m.distance:.3f} apart, {where}.", "rwm.64.3", "rwm.64.3.b1", "rwm.64.4")
+    return m
 
 
 @rule("rwm.81.6", "rwm.81.7", "rwm.81.9.b3")

@@ -18,7 +18,8 @@ from shapely import affinity
 from shapely.geometry import LineString
 
 from engine.core import Trace, rule
-from engine.runewars_miniatures.common import plural, tokens
+from engine.corpus import Corpus
+from engine.runewars_miniatures.common import and_list, plural, tokens
 from engine.runewars_miniatures.table import (
     EPS,
     Table,
@@ -112,6 +113,18 @@ def possessive_trays(unit: Unit) -> str:
     """Return "The Spearmen's trays"."""
     label = unit.label
     return f"{label}' trays" if label.endswith("s") else f"{label}'s trays"
+
+
+@rule("rwm.81.8.b4", "rwm.73.4.b1")
+def exit_disengages(unit: Unit, piece: Terrain, enemies: Sequence[Unit], trace: Trace, corpus: Corpus) -> int:
+    """Return the panic tokens for leaving terrain enemies touch: it disengages from each of them (81.8.b4)."""
+    per = int(corpus.fact("rwm.73.4.b1", "panic_tokens_per_unit_disengaged_from"))
+    panic = per * len(enemies)
+    names = and_list([e.label for e in enemies])
+    trace.step(f"{names} {'touches' if len(enemies) == 1 else 'touch'} {piece.label}: leaving it, {unit.label} "
+               f"disengages from {names} and takes {tokens(panic)}, 1 for each enemy unit it disengages from.",
+               "rwm.81.8.b4", "rwm.73.4.b1")
+    return panic
 
 
 EXIT_EDGES = {"march": ("rear",), "shift": ("front", "side")}
