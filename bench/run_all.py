@@ -25,6 +25,7 @@ BENCHES = {
     "load": ["load.py"],
     "table": ["table_bench.py"],
     "hostile": ["hostile.py"],
+    "heldout": ["heldout_rulings.py"],
 }
 QUICK = {"engine": ["--repeat", "20"], "mobilize": ["--repeat", "50"], "search": ["--repeat", "3"],
          "quickref": ["--runs", "2", "--cold", "1"], "site": ["--repeat", "1", "--full-repeat", "1"],
