@@ -27,6 +27,7 @@ from engine.rune_age.battle import (
 )
 from engine.rune_age.scenarios import (
     END_WORDS,
+    ENDS_LABEL,
     SCENARIO_NAMES,
     NamedScenario,
     ScenarioEnd,
@@ -152,6 +153,7 @@ def city_state_after_capture(scenario: str | None) -> Literal["refreshed", "exha
 
 
 LABELS: dict[str, Label] = {
+    "scenario_end": ENDS_LABEL,
     "attacker_strength": "Attacker's strength", "defender_strength": "Defender's strength",
     "winner": ("Winner", {"attacker": "The attacker", "defender": "The defender"}),
     "home_realm_damage": "Home Realm damage", "home_realm_total": "Home Realm damage in all",

@@ -193,6 +193,8 @@ def _target(pos: AttackPosition, trace: Book, corpus: Corpus) -> None:
 
 
 LABELS: dict[str, Label] = {
+    "upgrades_removed": "Figure upgrades removed", "accuracy_spent": "Accuracy icons spent",
+    "trays_left": "Trays left (rank by rank)", "banes_received": "Banes received",
     "threat": "Threat", "extra_dice": "Extra dice", "dice": "Dice rolled",
     "rerolls": "Rerolls (full ranks, partial rank)", "damage": "Damage", "defense": "Defense",
     "wounds": "Wounds", "figures_removed": "Figures removed", "trays_removed": "Trays removed",

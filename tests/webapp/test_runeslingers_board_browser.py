@@ -135,7 +135,7 @@ READ_SCREEN = """() => {
     if (v === '') continue;
     const p = el.dataset.path;
     const n = /^-?\\d+$/.test(v) ? parseInt(v, 10) : v;
-    if (/^(exposed|concealed|remove)\\./.test(p) && n === 0) continue;
+    if ((/^(exposed|concealed|remove|target\\.ailments|target\\.concealed)\\./.test(p) || p === 'target.boons') && n === 0) continue;  // a count of 0 is the count left out
     put(p, n);
   }
   for (const fs of ed.querySelectorAll('fieldset.seg[data-path]')) {

@@ -188,7 +188,7 @@ def test_every_tab_strip_shows_a_scroll_cue_and_reaches_every_tab(browser: Any, 
         _shot(page, f"tabs-{game}-{width}")
         names = page.locator("#situation-tabs .tab")
         seen = set(names.all_inner_texts()) - set(state["hidden"])
-        for _ in range(12):
+        for _ in range(40):
             if not page.locator("#tabs-right").is_visible():
                 break
             page.click("#tabs-right")

@@ -92,6 +92,16 @@ const damage = {
           stepper("Block value (printed on this Runeslinger)", () => t.block_value ?? null, (v) => { t.block_value = v; ctx.changed(); },
                   {min: 0, max: 999, path: "target.block_value", small: true,
                    empty: {label: "not stated", start: 4, clear: () => { delete t.block_value; ctx.changed(); }}}));
+        if (sub(ctx, "target", "ailments")) {
+          // what is already on the target matters only to ailments a hit applies (free areas, boons)
+          out.push(h("details", {class: "more", open: Boolean(pos.on_hit?.length) || undefined},
+            h("summary", {}, "Ailments and boons already on the target"),
+            ailmentGrid(t, [["ailments", "Exposed"], ["concealed", "Under boons"]], ctx, "target."),
+            stepper("Boons on its ailment areas", () => t.boons ?? 0, (v) => {
+              if (v > 0) t.boons = v; else delete t.boons;
+              ctx.changed();
+            }, {min: 0, max: 4, path: "target.boons", small: true})));
+        }
       } else {
         out.push(row(stepper("Defense", () => t.defense ?? 0, (v) => { t.defense = v; ctx.changed(); }, {min: 1, max: 999, path: "target.defense", small: true}),
                      stepper("Damage already this turn", () => t.damage_this_turn ?? 0, (v) => { t.damage_this_turn = v; ctx.changed(); },
@@ -108,6 +118,9 @@ const damage = {
       stepper("Damage", () => pos.amount ?? 0, (v) => { pos.amount = v; ctx.changed(); }, {min: 0, max: 999, path: "amount"}),
       h("div", {class: "field"}, field(sub(ctx, "damage_type") || {enum: ["basic", "direct", "pierce", "health_loss"]}, "Damage type",
         () => pos.damage_type, (v) => { pos.damage_type = v; ctx.changed(); }, ctx.changed, "damage_type")),
+      ...(sub(ctx, "on_hit") ? [h("div", {class: "field"}, field(sub(ctx, "on_hit"), "Ailments it applies if it hits",
+        () => pos.on_hit ?? [], (v) => { if (v && v.length) pos.on_hit = v; else delete pos.on_hit; ctx.changed(); },
+        ctx.changed, "on_hit"))] : []),
       segmented("It comes from", [[true, "An enemy"], [false, "The target's own side"], ["unknown", "Not stated"]],
         () => (typeof pos.source_is_enemy === "boolean" ? pos.source_is_enemy : "unknown"), (v) => {
           if (v === "unknown") delete pos.source_is_enemy; else pos.source_is_enemy = v;
@@ -138,6 +151,11 @@ const damage = {
           if (v) b.already_blocked_this_turn = true; else delete b.already_blocked_this_turn;
           ctx.changed();
         }, {path: "block.already_blocked_this_turn"})));
+      if (sub(ctx, "block_triggers")) {
+        out.push(h("div", {class: "field"}, field(sub(ctx, "block_triggers"), "Block value changes from effects that trigger on the block",
+          () => pos.block_triggers ?? [], (v) => { if (v && v.length) pos.block_triggers = v; else delete pos.block_triggers; ctx.changed(); },
+          ctx.changed, "block_triggers")));
+      }
       return out;
     });
     el.append(h("div", {class: "field-board"},
@@ -148,7 +166,7 @@ const damage = {
   },
 };
 
-function ailmentGrid(pos, keys, ctx) {
+function ailmentGrid(pos, keys, ctx, prefix = "") {
   return h("div", {class: "ailments"}, AILMENTS.map(([name, glyph]) =>
     h("div", {class: "icon-counter", dataset: {ailment: name}},
       h("span", {class: "icon-glyph", "aria-hidden": "true"}, glyph),
@@ -157,7 +175,7 @@ function ailmentGrid(pos, keys, ctx) {
         pos[key] = pos[key] || {};
         if (v > 0) pos[key][name] = v; else delete pos[key][name];
         ctx.changed();
-      }, {min: 0, max: 999, path: `${key}.${name}`, small: true})))));
+      }, {min: 0, max: 999, path: `${prefix}${key}.${name}`, small: true})))));
 }
 
 /** The ailment phase as the board shows it: exposed always a map, determination a number, an emptied
