@@ -135,7 +135,9 @@ READ_SCREEN = """() => {
     if (v === '') continue;
     const p = el.dataset.path;
     const n = /^-?\\d+$/.test(v) ? parseInt(v, 10) : v;
-    if ((/^(exposed|concealed|remove|target\\.ailments|target\\.concealed)\\./.test(p) || p === 'target.boons') && n === 0) continue;  // a count of 0 is the count left out
+    // a count of 0 shown is the count left out
+    const counts = /^(exposed|concealed|remove|target\\.ailments|target\\.concealed)\\./;
+    if ((counts.test(p) || p === 'target.boons') && n === 0) continue;
     put(p, n);
   }
   for (const fs of ed.querySelectorAll('fieldset.seg[data-path]')) {
