@@ -61,7 +61,7 @@ TemplateAngle = Annotated[float, Field(gt=0, le=180)]
 
 class TableSizes(Model):
     """The sizes the Rules Reference leaves to the table: a range band's length, the firing-arc angle and the
-    movement templates' shapes (the book prints none of them; the ``move`` ruling restates the ones it used)."""
+    movement templates' shapes (the book prints none of them; a move's ruling restates the ones it used)."""
 
     model_config = ConfigDict(title="Table")
 

@@ -59,14 +59,13 @@ def _humanize(key: str) -> str:
 
 def _number(schema: Mapping[str, Any]) -> str:
     kind = "a whole number" if schema.get("type") == "integer" else "a number"
-    lo, hi = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
+    lo, above, hi = schema.get("minimum"), schema.get("exclusiveMinimum"), schema.get("maximum")
     if lo is not None and hi is not None:
         return f"{kind} from {lo:g} to {hi:g}"
-    if lo is not None:
-        return f"{kind}, at least {lo:g}"
-    if hi is not None:
-        return f"{kind}, at most {hi:g}"
-    return kind
+    bounds = [f"at least {lo:g}" if lo is not None else "", f"more than {above:g}" if above is not None else "",
+              f"at most {hi:g}" if hi is not None else ""]
+    said = " and ".join(b for b in bounds if b)
+    return f"{kind}, {said}" if said else kind
 
 
 def _enum(schema: Mapping[str, Any]) -> str:
