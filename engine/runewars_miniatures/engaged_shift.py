@@ -40,10 +40,9 @@ from shapely.geometry import Polygon
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Outcome, labelled, refuse
+from engine.model import Field, Outcome, labelled
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.reform import (
-    Placement,
     end_check,
     engaged_enemies,
     engaged_keys,
@@ -56,6 +55,7 @@ from engine.runewars_miniatures.reform import (
 from engine.runewars_miniatures.table import (
     EPS,
     Overlaps,
+    Placement,
     Shape,
     Table,
     TablePosition,
@@ -109,8 +109,7 @@ class EngagedShiftPosition(TablePosition):
 
     @model_validator(mode="after")
     def _known_unit(self) -> EngagedShiftPosition:
-        if self.unit not in {u.id for u in self.units}:
-            raise refuse(f"{self.unit!r} names no unit of the position", "unit")
+        self.refuse_unknown_units({"unit": self.unit})
         return self
 
 

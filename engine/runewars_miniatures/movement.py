@@ -38,7 +38,7 @@ from shapely.geometry import Polygon
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.model import Field, Model, Outcome, _absent, labelled, maybe, refuse
+from engine.model import Field, Outcome, _absent, labelled, maybe, refuse
 from engine.runewars_miniatures import charge, terrain_moves
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.contact import engaged_enemies, through_terrain
@@ -54,6 +54,7 @@ from engine.runewars_miniatures.sweep import first_stop, obstacles, swept, swept
 from engine.runewars_miniatures.table import (
     Id,
     Overlaps,
+    Placement,
     Point,
     Shape,
     Table,
@@ -159,23 +160,13 @@ class MovePosition(TablePosition):
 
     @model_validator(mode="after")
     def _known_ids(self) -> MovePosition:
-        ids = {u.id for u in self.units}
-        for name in ("unit", "charge_target", "closing_in_on"):
-            value = getattr(self, name)
-            if value is not None and value not in ids:
-                raise refuse(f"{value!r} names no unit of the position", name)
+        self.refuse_unknown_units({name: getattr(self, name) for name in ("unit", "charge_target", "closing_in_on")})
         if self.action == "closing_in" and self.closing_in_on is None:
             raise refuse("closing in needs the enemy unit that lost trays", "closing_in_on")
         if (self.exit_front is None) != (self.exit_facing is None) and self.exit_front is None:
             raise refuse("an exit facing needs the exit position of the front edge too", "exit_front")
         return self
 
-
-class Placement(Model):
-    """Where a unit stands: the middle of its front edge and its facing."""
-
-    front: list[float]
-    facing: float
 
 
 class MoveOutcome(Outcome):

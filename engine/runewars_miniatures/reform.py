@@ -34,7 +34,7 @@ from shapely.geometry import LineString, Point
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
 from engine.errors import UnreadableInputError
-from engine.model import Field, Model, Outcome, maybe, refuse
+from engine.model import Field, Outcome, maybe
 from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive
 from engine.runewars_miniatures.contact import engaged_enemies as contact_engaged
 from engine.runewars_miniatures.contact import meet, through_terrain
@@ -43,6 +43,7 @@ from engine.runewars_miniatures.table import (
     MAX_FILES,
     MAX_RANKS,
     Overlaps,
+    Placement,
     Shape,
     Table,
     TablePosition,
@@ -94,16 +95,9 @@ class ReformPosition(TablePosition):
 
     @model_validator(mode="after")
     def _known_unit(self) -> ReformPosition:
-        if self.unit not in {u.id for u in self.units}:
-            raise refuse(f"{self.unit!r} names no unit of the position", "unit")
+        self.refuse_unknown_units({"unit": self.unit})
         return self
 
-
-class Placement(Model):
-    """Where a unit stands: the midpoint of its front edge and its facing."""
-
-    front: list[float]
-    facing: float
 
 
 class ReformOutcome(Outcome):

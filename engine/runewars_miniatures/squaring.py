@@ -25,7 +25,7 @@ from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Model, Outcome, labelled, maybe, refuse
+from engine.model import Field, Model, Outcome, labelled, maybe
 from engine.runewars_miniatures.common import (
     GAME,
     Game,
@@ -45,6 +45,7 @@ from engine.runewars_miniatures.table import (
     Edge,
     Id,
     Overlaps,
+    Placement,
     Table,
     TablePosition,
     Unit,
@@ -127,14 +128,9 @@ class SquaringPosition(TablePosition):
         return out
     @model_validator(mode="after")
     def _known_ids(self) -> SquaringPosition:
-        ids = {u.id for u in self.units}
-        if self.active not in ids:
-            raise refuse(f"{self.active!r} names no unit of the position", "active")
-        for i, uid in enumerate(self.touching_before or []):
-            if uid not in ids:
-                raise refuse(f"{uid!r} names no unit of the position", f"touching_before[{i}]")
-        if self.target is not None and self.target not in ids:
-            raise refuse(f"{self.target!r} names no unit of the position", "target")
+        self.refuse_unknown_units({"active": self.active,
+                                   **{f"touching_before[{i}]": uid for i, uid in enumerate(self.touching_before or [])},
+                                   "target": self.target})
         return self
 
 
@@ -151,12 +147,6 @@ class SlideOptions(Model):
     left: float | None
     right: float | None
 
-
-class Placement(Model):
-    """Where a unit stands: the midpoint of its front edge and its facing."""
-
-    front: list[float]
-    facing: float
 
 
 class SquaringOutcome(Outcome):

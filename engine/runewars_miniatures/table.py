@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -30,7 +30,7 @@ from shapely.geometry import Polygon
 
 from engine.core import Trace, rule
 from engine.errors import UnreadableInputError
-from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
 from engine.runewars_miniatures.common import Name, UnitType, formation_words, int_or_list, plural
 
 EPS = 1e-6
@@ -166,6 +166,21 @@ class TablePosition(OpenPosition):
                                                     "the front edge and the facing")
     terrain: Terrains | None = maybe("every terrain piece on the table, as a polygon, with its card's capacity "
                                      "and keywords; absent: none", title="Terrain")
+
+    def refuse_unknown_units(self, named: Mapping[str, str | None]) -> None:
+        """Refuse, in a model validator, a field naming no unit of the position: *named* maps each field's path
+        to the handle it holds (None: left out)."""
+        ids = {u.id for u in self.units}
+        for path, uid in named.items():
+            if uid is not None and uid not in ids:
+                raise refuse(f"{uid!r} names no unit of the position", path)
+
+
+class Placement(Model):
+    """Where a unit stands: the midpoint of its front edge and its facing."""
+
+    front: list[float]
+    facing: float
 
 
 TableRole = Literal["acting", "target", "other"]
