@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -143,6 +143,16 @@ def refuse(message: str, field: str | int | None = None) -> PydanticCustomError:
     ``attacks[1]`` reports ``attacks[1].target``. The message is lower case and names the value.
     """
     return PydanticCustomError("runecodex", "{message}", {"message": message, "field": field})
+
+
+def refuse_repeats(values: Sequence[str], path: str, what: str) -> None:
+    """Refuse, in a model validator, a value listed twice (``player 'Ann' is listed twice``); *path* is the
+    offending entry's path with ``{i}`` for its index (``"players[{i}].player"``)."""
+    seen: set[str] = set()
+    for i, value in enumerate(values):
+        if value in seen:
+            raise refuse(f"{what} {value!r} is listed twice", path.format(i=i))
+        seen.add(value)
 
 
 # ------------------------------------------------------------------------------------------ reading

@@ -18,7 +18,7 @@ from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse, refuse_repeats
 from engine.rune_age.scenarios import (
     ENDS_LABEL,
     SCENARIO_NAMES,
@@ -80,11 +80,8 @@ class DragonRunesPosition(OpenPosition):
 
     @model_validator(mode="after")
     def _named(self) -> DragonRunesPosition:
-        names: set[str] = set()
-        for i, p in enumerate(self.players):
-            if p.player in names:
-                raise refuse(f"player {p.player!r} is listed twice", f"players[{i}].player")
-            names.add(p.player)
+        refuse_repeats([p.player for p in self.players], "players[{i}].player", "player")
+        names = {p.player for p in self.players}
         if not has_dragon_runes(self.scenario):
             return self  # the ruling says so; the event is not read
         event = self.event

@@ -17,7 +17,7 @@ from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse, refuse_repeats
 from engine.rune_age.battle import MAX_STRENGTH, instant_damage, is_army_winner
 from engine.rune_age.scenarios import (
     ENDS_LABEL,
@@ -61,11 +61,7 @@ class InstantAttackPosition(OpenPosition):
     @model_validator(mode="after")
     def _distinct(self) -> InstantAttackPosition:
         """Refuse a player listed twice."""
-        seen: set[str] = set()
-        for i, p in enumerate(self.players):
-            if p.player in seen:
-                raise refuse(f"player {p.player!r} is listed twice", f"players[{i}].player")
-            seen.add(p.player)
+        refuse_repeats([p.player for p in self.players], "players[{i}].player", "player")
         return self
 
     def reading(self) -> list[str]:
@@ -224,11 +220,8 @@ class BarbarianPosition(OpenPosition):
     @model_validator(mode="after")
     def _valid(self) -> BarbarianPosition:
         """Refuse a player listed twice, or destroying more gold cards than he holds."""
-        seen: set[str] = set()
+        refuse_repeats([p.player for p in self.players], "players[{i}].player", "player")
         for i, p in enumerate(self.players):
-            if p.player in seen:
-                raise refuse(f"player {p.player!r} is listed twice", f"players[{i}].player")
-            seen.add(p.player)
             if p.destroys is not None and p.destroys > len(p.gold_in_hand):
                 raise refuse(f"{p.player} holds {len(p.gold_in_hand)} gold cards and cannot destroy {p.destroys}",
                              f"players[{i}].destroys")

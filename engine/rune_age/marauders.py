@@ -14,7 +14,7 @@ from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse
+from engine.model import Field, Model, OpenPosition, Outcome, maybe, refuse, refuse_repeats
 from engine.rune_age.words import listing
 
 FAQ = "rafaq.oa.scenarios.the-quest-for-power.1"
@@ -44,12 +44,9 @@ class MaraudersPosition(OpenPosition):
     @model_validator(mode="after")
     def _valid(self) -> MaraudersPosition:
         """Refuse a player listed twice, a landmark picked by an untied player, twice, or not among those left."""
-        seen: set[str] = set()
+        refuse_repeats([p.player for p in self.players], "players[{i}].player", "player")
         picked: set[str] = set()
         for i, p in enumerate(self.players):
-            if p.player in seen:
-                raise refuse(f"player {p.player!r} is listed twice", f"players[{i}].player")
-            seen.add(p.player)
             if p.landmark is None:
                 continue
             if not p.tied:

@@ -15,7 +15,7 @@ from pydantic import ConfigDict, model_validator
 
 from engine.core import Label, Trace, rule, situation, summarized
 from engine.corpus import Corpus
-from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse
+from engine.model import Field, Model, OpenPosition, Outcome, labelled, maybe, refuse_repeats
 from engine.rune_age.words import listing
 
 CARDS = {"thieves_guild": "Thieves' Guild", "change_of_seasons": "A Change of Seasons",
@@ -66,11 +66,7 @@ class MonumentEventPosition(OpenPosition):
     @model_validator(mode="after")
     def _distinct(self) -> MonumentEventPosition:
         """Refuse a player listed twice."""
-        seen: set[str] = set()
-        for i, p in enumerate(self.players):
-            if p.player in seen:
-                raise refuse(f"player {p.player!r} is listed twice", f"players[{i}].player")
-            seen.add(p.player)
+        refuse_repeats([p.player for p in self.players], "players[{i}].player", "player")
         return self
 
     def reading(self) -> list[str]:
