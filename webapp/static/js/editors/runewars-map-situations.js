@@ -83,23 +83,29 @@ function arrange(pos, hub) {
 
 /** Return {el, draw} of the map panel of a situation: the map, the selected area's details and the borders the
  *  grid cannot show; onUnits(area, owner, n) hears each count set with the − / + buttons. hub = {key, mark, make, is} names the position's key of the marked area and its button texts;
- *  areaKeys are the other keys holding an area id (renamed with the area, cleared when it is removed). */
+ *  areaKeys are the other keys holding an area id (renamed with the area, cleared when it is removed).
+ *  A situation without one marked area passes hub.key null; areas named deeper in the position follow through
+ *  hub.renamed(old, new), hub.removed(id) and hub.cleared(); hub.tap(id) may take a tap on an area (true: taken,
+ *  the area is not selected) and hub.marks(area) adds marks to its first line. */
 function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
   pos.map = pos.map && typeof pos.map === "object" ? pos.map : {areas: [], borders: []};
   pos.map.areas = Array.isArray(pos.map.areas) ? pos.map.areas : [];
   pos.map.borders = Array.isArray(pos.map.borders) ? pos.map.borders : [];
-  arrange(pos, pos[hub.key]);
+  const keys = [hub.key, ...areaKeys].filter(Boolean);
+  const isHub = (id) => !!hub.key && id === pos[hub.key];
+  const marks = (area) => (hub.marks ? hub.marks(area) : "");
+  arrange(pos, hub.key ? pos[hub.key] : undefined);
   const areaSchema = schemaAt(ctx.schema, "map", "areas", "[]") || {properties: {}};
-  let selected = areaIds(pos).includes(pos[hub.key]) ? pos[hub.key] : (areaIds(pos)[0] ?? null);
+  let selected = hub.key && areaIds(pos).includes(pos[hub.key]) ? pos[hub.key] : (areaIds(pos)[0] ?? null);
   const changed = () => { ctx.changed(); after(); };
 
   const view = live((redraw) => hexMap(pos, {
     selected,
-    label: `Map: tap an empty hex to add an area, an area to select it, an edge between two areas to change the border. ${hub.mark} marks ${hub.what}.`,
-    areaClass: (area) => [`ctrl-${controllerOf(area) || "none"}`, area.id === pos[hub.key] ? "target" : ""],
+    label: `Map: tap an empty hex to add an area, an area to select it, an edge between two areas to change the border.${hub.key ? ` ${hub.mark} marks ${hub.what}.` : ""}`,
+    areaClass: (area) => [`ctrl-${controllerOf(area) || "none"}`, isHub(area.id) ? "target" : ""],
     areaLabel: (area) => {
       const units = OWNERS.filter((o) => (area.units || {})[o] > 0).map((o) => `${area.units[o]} ${SHORT[o]}`);
-      return [`Area ${area.id}`, area.id === pos[hub.key] ? hub.what : "", units.length ? `units ${units.join(", ")}` : "no units",
+      return [`Area ${area.id}`, isHub(area.id) ? hub.what : "", hub.said ? hub.said(area) : "", units.length ? `units ${units.join(", ")}` : "no units",
               area.stronghold ? `${factionName(area.stronghold)} stronghold` : "", area.city ? "city" : "",
               area.home_realm ? `home realm of ${factionName(area.home_realm)}` : ""].filter(Boolean).join(", ");
     },
@@ -108,16 +114,19 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
       const facts = [...OWNERS.filter((o) => u[o] > 0).map((o) => `${u[o]} ${SHORT[o]}`),
                      area.stronghold ? `♜ ${SHORT[area.stronghold]}` : "", area.city ? "city" : "",
                      area.home_realm ? `home ${SHORT[area.home_realm]}` : ""].filter(Boolean);
-      return [area.id + (area.id === pos[hub.key] ? ` ${hub.mark}` : ""), ...pack(facts, LINE_CHARS, 3)];
+      return [area.id + (isHub(area.id) ? ` ${hub.mark}` : "") + (marks(area) ? ` ${marks(area)}` : ""), ...pack(facts, LINE_CHARS, 3)];
     },
     onAdd: (slot) => {
       const id = addAreaAt(pos, slot, defaultFor(areaSchema));
-      if (!areaIds(pos).includes(pos[hub.key])) pos[hub.key] = id;
+      if (hub.key && !areaIds(pos).includes(pos[hub.key])) pos[hub.key] = id;
       selected = id; changed(); view.draw(); details.draw(); far.draw();
     },
-    onSelect: (id) => { selected = id; view.draw(); details.draw(); },
+    onSelect: (id) => {
+      if (hub.tap && hub.tap(id)) { changed(); view.draw(); return; }
+      selected = id; view.draw(); details.draw();
+    },
     onBorder: (a, b) => { cycleBorder(pos.map, a, b); changed(); view.draw(); details.draw(); far.draw(); },
-    legend: `${hub.mark} marks ${hub.what}; ♜ a stronghold.`,
+    legend: `${hub.key ? `${hub.mark} marks ${hub.what}; ` : ""}${hub.legend || ""}♜ a stronghold.`,
   }), {class: "map-scroll"});
 
   const details = live((redraw) => {
@@ -126,13 +135,14 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
     const i = pos.map.areas.indexOf(area);
     const both = () => { changed(); view.draw(); };
     let newId = area.id;
-    const out = [h("h4", {}, `Area ${area.id}`, area.id === pos[hub.key] ? ` — ${hub.what}` : "")];
+    const out = [h("h4", {}, `Area ${area.id}`, isHub(area.id) ? ` — ${hub.what}` : "")];
     out.push(row(textInput("Name", () => area.id, (v) => { newId = v.trim(); }, {path: `map.areas[${i}].id`}),
       smallButton("Rename", () => {
         if (!newId || newId === area.id || areaIds(pos).includes(newId)) return;
         const old = area.id;
         renameArea(pos, old, newId);
-        for (const k of [hub.key, ...areaKeys]) if (pos[k] === old) pos[k] = newId;
+        for (const k of keys) if (pos[k] === old) pos[k] = newId;
+        if (hub.renamed) hub.renamed(old, newId);
         if (pos.heroes && typeof pos.heroes === "object") {  // a retreat's hero destinations
           for (const [hero, at] of Object.entries(pos.heroes)) if (at === old) pos.heroes[hero] = newId;
         }
@@ -152,13 +162,14 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
     }
     out.push(borderButtons(pos, area.id, () => { changed(); view.draw(); redraw(); far.draw(); }));
     out.push(row(
-      smallButton(pos[hub.key] === area.id ? hub.is : hub.make, () => {
+      hub.key ? smallButton(pos[hub.key] === area.id ? hub.is : hub.make, () => {
         pos[hub.key] = area.id; changed(); view.draw(); redraw();
-      }, {id: "make-hub", "aria-pressed": pos[hub.key] === area.id ? "true" : "false"}),
+      }, {id: "make-hub", "aria-pressed": pos[hub.key] === area.id ? "true" : "false"}) : null,
       smallButton("Remove the area", () => {
         pos.map.areas.splice(i, 1);
         pos.map.borders = pos.map.borders.filter((b) => b[0] !== area.id && b[1] !== area.id);
-        for (const k of [hub.key, ...areaKeys]) if (pos[k] === area.id) delete pos[k];
+        for (const k of keys) if (pos[k] === area.id) delete pos[k];
+        if (hub.removed) hub.removed(area.id);
         selected = null;
         changed(); view.draw(); redraw(); far.draw();
       })));
@@ -178,7 +189,8 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
   const clearMap = smallButton("Clear the map", () => {
     pos.map = {areas: [], borders: []};
     pos.ui_layout = {};
-    for (const k of [hub.key, ...areaKeys]) delete pos[k];
+    for (const k of keys) delete pos[k];
+    if (hub.cleared) hub.cleared();
     ctx.changed();
     ctx.rerender();
   }, {id: "clear-map"});
@@ -523,3 +535,133 @@ function clearOwner(pos, owner) {
 }
 
 editors.battle = battle;
+
+// ------------------------------------------------------------------------------------------ strategize
+// A Strategize order on the shared map: no one marked area; the areas a move names are tapped. "Add a move" (or a
+// move's "Tap on the map" button) makes the next tap on an area its from, the tap after that its to (tapping the
+// from again leaves to out: the ruling asks); "Tap areas to activate" makes taps add or take away an activation
+// token (◆). Each figure leaving an area shows as n⇢ on it, each arriving as ⇢n. The rest of each move (its name,
+// hero, flying, routed) and of the order (player, season, Supremacy Bonus, dials) are the schema form's fields.
+
+const strategize = {
+  example: {
+    player: "daqan", season: "spring",
+    map: {
+      areas: [{id: "5A", units: {daqan: 2}}, {id: "5B", units: {daqan: 1}, stronghold: "daqan"},
+              {id: "6C", units: {daqan: 1}}, {id: "6D", units: {daqan: 1}}, {id: "7A", units: {neutral: 2}}],
+      borders: [["5A", "5B", "plain"], ["5B", "6C", "plain"], ["6C", "6D", "plain"], ["6C", "7A", "mountain"]],
+    },
+    activated: [],
+    moves: [{figure: "Footman 1", from: "5A", to: "5B"}, {figure: "Knight", from: "6C"}],
+    ui_layout: {"5A": [1, 2], "5B": [2, 2], "6C": [3, 2], "6D": [3, 3], "7A": [4, 2]},
+  },
+  render(el, pos, ctx) {
+    pos.moves = Array.isArray(pos.moves) ? pos.moves : [];
+    if (pos.activated !== undefined && !Array.isArray(pos.activated)) delete pos.activated;
+    const moveSchema = schemaAt(ctx.schema, "moves", "[]") || {properties: {}};
+    let armed = null;  // what the next tap on an area sets: {key: "from" | "to", i} or {key: "activated"}
+    const changed = () => ctx.changed();
+    const redrawAll = () => { moves.draw(); active.draw(); };
+    const leaving = (id) => pos.moves.filter((m) => m.from === id).length;
+    const arriving = (id) => pos.moves.filter((m) => m.to === id).length;
+    const isActive = (id) => (pos.activated || []).includes(id);
+    const map = mapPanels(pos, ctx, {
+      key: null, legend: "◆ marks an activated area; n⇢ figures leaving, ⇢n figures arriving; ",
+      marks: (area) => [isActive(area.id) ? "◆" : "", leaving(area.id) ? `${leaving(area.id)}⇢` : "",
+                        arriving(area.id) ? `⇢${arriving(area.id)}` : ""].filter(Boolean).join(" "),
+      said: (area) => [isActive(area.id) ? "activated" : "",
+                       leaving(area.id) ? `${leaving(area.id)} moving out` : "",
+                       arriving(area.id) ? `${arriving(area.id)} moving in` : ""].filter(Boolean).join(", "),
+      tap: (id) => {
+        if (!armed) return false;
+        if (armed.key === "activated") {
+          const list = pos.activated || [];
+          pos.activated = list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+        } else {
+          const m = pos.moves[armed.i];
+          if (!m) { armed = null; return false; }
+          if (armed.key === "from") { m.from = id; armed = {key: "to", i: armed.i}; }
+          else { if (id === m.from) delete m.to; else m.to = id; armed = null; }
+        }
+        return true;
+      },
+      renamed: (old, now) => {
+        for (const m of pos.moves) { if (m.from === old) m.from = now; if (m.to === old) m.to = now; }
+        if (pos.activated) pos.activated = pos.activated.map((x) => (x === old ? now : x));
+      },
+      removed: (id) => {
+        for (const m of pos.moves) { if (m.from === id) delete m.from; if (m.to === id) delete m.to; }
+        if (pos.activated) pos.activated = pos.activated.filter((x) => x !== id);
+      },
+      cleared: () => { pos.moves = []; pos.activated = []; armed = null; },
+    }, [], redrawAll);
+    const arm = (next) => { armed = next; map.draw(); redrawAll(); };
+    const armedIs = (key, i) => !!armed && armed.key === key && armed.i === i;
+
+    /** The select of a move's area (the map's areas) and the button that makes the next tap set it. */
+    const areaOf = (m, i, key, label, none) => {
+      const ids = areaIds(pos);
+      return row(
+        select(label, [[null, none], ...ids.map((id) => [id, id])], () => (ids.includes(m[key]) ? m[key] : null), (v) => {
+          if (v === null) delete m[key]; else m[key] = v;
+          changed(); map.draw();
+        }, {path: `moves[${i}].${key}`}),
+        smallButton(armedIs(key, i) ? "Tap an area on the map…" : "Tap on the map", () => arm(armedIs(key, i) ? null : {key, i}),
+                    {class: "button small secondary tap-area", "aria-pressed": armedIs(key, i) ? "true" : "false",
+                     dataset: {for: `moves[${i}].${key}`}}));
+    };
+
+    const moves = live((redraw) => {
+      const out = [h("p", {class: "hint", role: "status"}, armed && armed.key !== "activated"
+        ? `Tap the area ${pos.moves[armed.i] ? pos.moves[armed.i].figure || `figure ${armed.i + 1}` : "the figure"} moves ${armed.key === "from" ? "from" : "to (its own area again: ask the ruling)"}.`
+        : "Add a move, then tap the area the figure leaves and the area it enters.")];
+      pos.moves.forEach((m, i) => {
+        const box = h("fieldset", {class: "object compact figure", dataset: {path: `moves[${i}]`}}, h("legend", {}, `Move ${i + 1}`));
+        const fs = schemaAt(moveSchema, "figure");
+        if (fs) box.append(field(fs, fs.title || "Figure", () => m.figure ?? "", (v) => { m.figure = v; changed(); }, changed, `moves[${i}].figure`));
+        box.append(areaOf(m, i, "from", "From", "not chosen yet"));
+        box.append(areaOf(m, i, "to", "To", "not chosen (the ruling asks)"));
+        for (const key of ["hero", "flying", "routed"]) {
+          const ps = schemaAt(moveSchema, key);
+          if (ps) box.append(propertyRow(ps, key, false, () => m, changed, `moves[${i}].${key}`));
+        }
+        box.append(smallButton(`Remove move ${i + 1}`, () => {
+          pos.moves.splice(i, 1); armed = null; changed(); map.draw(); redraw();
+        }));
+        out.push(box);
+      });
+      out.push(smallButton("Add a move", () => {
+        if (pos.moves.length >= ((schemaAt(ctx.schema, "moves") || {}).maxItems || 80)) return;
+        const taken = new Set(pos.moves.map((m) => m.figure));
+        let n = pos.moves.length + 1;
+        while (taken.has(`Figure ${n}`)) n++;
+        pos.moves.push({figure: `Figure ${n}`});
+        armed = {key: "from", i: pos.moves.length - 1};
+        changed(); map.draw(); redraw(); active.draw();
+      }, {id: "add-move"}));
+      return out;
+    });
+
+    const active = live((redraw) => {
+      const list = pos.activated || [];
+      const on = !!armed && armed.key === "activated";
+      return [
+        h("ul", {class: "tokens", "aria-label": "Activated areas", dataset: {path: "activated"}},
+          list.length ? list.map((id, j) => h("li", {class: "token"}, h("span", {class: "token-name"}, `◆ ${id}`),
+            smallButton("Remove", () => { pos.activated.splice(j, 1); changed(); map.draw(); redraw(); },
+                        {"aria-label": `Take the activation token off ${id}`})))
+            : [h("li", {class: "muted"}, "No area activated yet.")]),
+        row(smallButton(on ? "Done activating" : "Tap areas to activate", () => arm(on ? null : {key: "activated"}),
+                        {id: "tap-activate", "aria-pressed": on ? "true" : "false"}))];
+    });
+
+    el.append(h("div", {class: "rw-map-situation"},
+      panel("Order", row(...rowsOf(ctx, pos, ["player", "season"], changed))),
+      map.el,
+      panel("Moves", moves.el),
+      panel("Activated areas", active.el),
+      panel("Supremacy Bonus", row(...rowsOf(ctx, pos, ["supremacy", "tactics_images"], changed)))));
+  },
+};
+
+editors.strategize = strategize;
