@@ -536,6 +536,38 @@ function clearOwner(pos, owner) {
 
 editors.battle = battle;
 
+/** Return the select of an area of the map for holder[key] (at `path`; blank: `none`, the key left out) and
+ *  its "Tap on the map" button, pressed while the next tap on an area sets it. */
+function tappable(pos, holder, key, path, label, none, pressed, press, changed) {
+  const ids = areaIds(pos);
+  return row(
+    select(label, [[null, none], ...ids.map((id) => [id, id])], () => (ids.includes(holder[key]) ? holder[key] : null), (v) => {
+      if (v === null) delete holder[key]; else holder[key] = v;
+      changed();
+    }, {path}),
+    smallButton(pressed ? "Tap an area on the map…" : "Tap on the map", press,
+                {class: "button small secondary tap-area", "aria-pressed": pressed ? "true" : "false", dataset: {for: path}}));
+}
+
+/** Return the list of area ids at pos[key] as tokens with a Remove button each, and the button that makes taps
+ *  on areas add or take away one (at most `max`). */
+function tappedList(pos, key, {mark, noun, empty, button, done, id}, pressed, press, changed, redraw) {
+  const list = pos[key] || [];
+  return [
+    h("ul", {class: "tokens", "aria-label": noun, dataset: {path: key}},
+      list.length ? list.map((area, j) => h("li", {class: "token"}, h("span", {class: "token-name"}, `${mark} ${area}`),
+        smallButton("Remove", () => { pos[key].splice(j, 1); changed(); redraw(); }, {"aria-label": `Remove ${area} from the ${noun.toLowerCase()}`})))
+        : [h("li", {class: "muted"}, empty)]),
+    row(smallButton(pressed ? done : button, press, {id, "aria-pressed": pressed ? "true" : "false"}))];
+}
+
+/** Toggle area `id` in the list pos[key] (kept under `max` entries). */
+function toggleIn(pos, key, id, max) {
+  const list = Array.isArray(pos[key]) ? pos[key] : [];
+  if (list.includes(id)) pos[key] = list.filter((x) => x !== id);
+  else if (list.length < max) pos[key] = [...list, id];
+}
+
 // ------------------------------------------------------------------------------------------ strategize
 // A Strategize order on the shared map: no one marked area; the areas a move names are tapped. "Add a move" (or a
 // move's "Tap on the map" button) makes the next tap on an area its from, the tap after that its to (tapping the
@@ -575,8 +607,7 @@ const strategize = {
       tap: (id) => {
         if (!armed) return false;
         if (armed.key === "activated") {
-          const list = pos.activated || [];
-          pos.activated = list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+          toggleIn(pos, "activated", id, (schemaAt(ctx.schema, "activated") || {}).maxItems || 120);
         } else {
           const m = pos.moves[armed.i];
           if (!m) { armed = null; return false; }
@@ -598,18 +629,8 @@ const strategize = {
     const arm = (next) => { armed = next; map.draw(); redrawAll(); };
     const armedIs = (key, i) => !!armed && armed.key === key && armed.i === i;
 
-    /** The select of a move's area (the map's areas) and the button that makes the next tap set it. */
-    const areaOf = (m, i, key, label, none) => {
-      const ids = areaIds(pos);
-      return row(
-        select(label, [[null, none], ...ids.map((id) => [id, id])], () => (ids.includes(m[key]) ? m[key] : null), (v) => {
-          if (v === null) delete m[key]; else m[key] = v;
-          changed(); map.draw();
-        }, {path: `moves[${i}].${key}`}),
-        smallButton(armedIs(key, i) ? "Tap an area on the map…" : "Tap on the map", () => arm(armedIs(key, i) ? null : {key, i}),
-                    {class: "button small secondary tap-area", "aria-pressed": armedIs(key, i) ? "true" : "false",
-                     dataset: {for: `moves[${i}].${key}`}}));
-    };
+    const areaOf = (m, i, key, label, none) => tappable(pos, m, key, `moves[${i}].${key}`, label, none,
+      armedIs(key, i), () => arm(armedIs(key, i) ? null : {key, i}), () => { changed(); map.draw(); });
 
     const moves = live((redraw) => {
       const out = [h("p", {class: "hint", role: "status"}, armed && armed.key !== "activated"
@@ -643,16 +664,10 @@ const strategize = {
     });
 
     const active = live((redraw) => {
-      const list = pos.activated || [];
       const on = !!armed && armed.key === "activated";
-      return [
-        h("ul", {class: "tokens", "aria-label": "Activated areas", dataset: {path: "activated"}},
-          list.length ? list.map((id, j) => h("li", {class: "token"}, h("span", {class: "token-name"}, `◆ ${id}`),
-            smallButton("Remove", () => { pos.activated.splice(j, 1); changed(); map.draw(); redraw(); },
-                        {"aria-label": `Take the activation token off ${id}`})))
-            : [h("li", {class: "muted"}, "No area activated yet.")]),
-        row(smallButton(on ? "Done activating" : "Tap areas to activate", () => arm(on ? null : {key: "activated"}),
-                        {id: "tap-activate", "aria-pressed": on ? "true" : "false"}))];
+      return tappedList(pos, "activated", {mark: "◆", noun: "Activated areas", empty: "No area activated yet.",
+                                           button: "Tap areas to activate", done: "Done activating", id: "tap-activate"},
+                        on, () => arm(on ? null : {key: "activated"}), () => { changed(); map.draw(); }, redraw);
     });
 
     el.append(h("div", {class: "rw-map-situation"},
