@@ -86,7 +86,7 @@ function arrange(pos, hub) {
  *  areaKeys are the other keys holding an area id (renamed with the area, cleared when it is removed).
  *  A situation without one marked area passes hub.key null; areas named deeper in the position follow through
  *  hub.renamed(old, new), hub.removed(id) and hub.cleared(); hub.tap(id) may take a tap on an area (true: taken,
- *  the area is not selected) and hub.marks(area) adds marks to its first line. */
+ *  the area is not selected) and hub.marks(area) adds a line of marks under its name. */
 function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
   pos.map = pos.map && typeof pos.map === "object" ? pos.map : {areas: [], borders: []};
   pos.map.areas = Array.isArray(pos.map.areas) ? pos.map.areas : [];
@@ -114,7 +114,8 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
       const facts = [...OWNERS.filter((o) => u[o] > 0).map((o) => `${u[o]} ${SHORT[o]}`),
                      area.stronghold ? `♜ ${SHORT[area.stronghold]}` : "", area.city ? "city" : "",
                      area.home_realm ? `home ${SHORT[area.home_realm]}` : ""].filter(Boolean);
-      return [area.id + (isHub(area.id) ? ` ${hub.mark}` : "") + (marks(area) ? ` ${marks(area)}` : ""), ...pack(facts, LINE_CHARS, 3)];
+      const marked = marks(area);  // a situation's own marks: a line of their own under the name
+      return [area.id + (isHub(area.id) ? ` ${hub.mark}` : ""), ...(marked ? [marked] : []), ...pack(facts, LINE_CHARS, marked ? 2 : 3)];
     },
     onAdd: (slot) => {
       const id = addAreaAt(pos, slot, defaultFor(areaSchema));
@@ -680,3 +681,115 @@ const strategize = {
 };
 
 editors.strategize = strategize;
+
+// ------------------------------------------------------------------------------------------ dragon rune
+// Receiving a dragon rune on the shared map: "Add a rune token" makes the next tap on an area its area; "Tap areas
+// to discard" makes taps add or take away a false rune discarded first (✕, at most 2); the dragon rune's and the
+// false rune's places are each a select with its own "Tap on the map" button. Tokens show on their areas (◈ a
+// dragon rune, ◇ a false one, ◌ one not known); the places chosen as →◈ and →◇.
+
+const RUNE_MARK = {dragon: "◈", false: "◇"};
+
+const dragonRune = {
+  example: {
+    player: "elves",
+    map: {
+      areas: [{id: "1A", home_realm: "elves", stronghold: "elves", units: {elves: 2}}, {id: "1B", home_realm: "elves", units: {}},
+              {id: "2A", units: {elves: 1}}, {id: "2B", units: {}}, {id: "3A", units: {uthuk: 2}}],
+      borders: [["1A", "1B", "plain"], ["1B", "2A", "plain"], ["2A", "2B", "plain"], ["2B", "3A", "plain"]],
+    },
+    runes: [{area: "1A", kind: "dragon"}, {area: "1B", kind: "false"}, {area: "2A", kind: "false"}],
+    discard: [],
+    ui_layout: {"1A": [1, 2], "1B": [2, 2], "2A": [3, 2], "2B": [2, 3], "3A": [3, 3]},
+  },
+  render(el, pos, ctx) {
+    pos.runes = Array.isArray(pos.runes) ? pos.runes : [];
+    if (pos.discard !== undefined && !Array.isArray(pos.discard)) delete pos.discard;
+    const runeSchema = schemaAt(ctx.schema, "runes", "[]") || {properties: {}};
+    let armed = null;  // what the next tap on an area sets: {key: "rune", i}, {key: "discard"}, {key: "dragon_to" | "false_to"}
+    const changed = () => ctx.changed();
+    const redrawAll = () => { tokens.draw(); placing.draw(); };
+    const runesIn = (id) => pos.runes.filter((r) => r.area === id).map((r) => RUNE_MARK[r.kind] || "◌").join("");
+    const map = mapPanels(pos, ctx, {
+      key: null, legend: "◈ a dragon rune, ◇ a false rune, ◌ a token not known; ✕ discarded; →◈ / →◇ where the new ones go; ",
+      marks: (area) => [runesIn(area.id), (pos.discard || []).includes(area.id) ? "✕" : "",
+                        pos.dragon_to === area.id ? "→◈" : "", pos.false_to === area.id ? "→◇" : ""].filter(Boolean).join(" "),
+      said: (area) => {
+        const here = pos.runes.filter((r) => r.area === area.id);
+        return [here.length ? `${here.length} rune ${here.length === 1 ? "token" : "tokens"}` : "",
+                (pos.discard || []).includes(area.id) ? "its false rune discarded" : "",
+                pos.dragon_to === area.id ? "the dragon rune goes here" : "", pos.false_to === area.id ? "the false rune goes here" : ""]
+          .filter(Boolean).join(", ");
+      },
+      tap: (id) => {
+        if (!armed) return false;
+        if (armed.key === "discard") toggleIn(pos, "discard", id, (schemaAt(ctx.schema, "discard") || {}).maxItems || 2);
+        else if (armed.key === "rune") {
+          if (pos.runes[armed.i]) pos.runes[armed.i].area = id;
+          armed = null;
+        } else {
+          if (pos[armed.key] === id) delete pos[armed.key]; else pos[armed.key] = id;
+          armed = null;
+        }
+        return true;
+      },
+      renamed: (old, now) => {
+        for (const r of pos.runes) if (r.area === old) r.area = now;
+        if (pos.discard) pos.discard = pos.discard.map((x) => (x === old ? now : x));
+      },
+      removed: (id) => {
+        for (const r of pos.runes) if (r.area === id) delete r.area;
+        if (pos.discard) pos.discard = pos.discard.filter((x) => x !== id);
+      },
+      cleared: () => { pos.runes = []; pos.discard = []; armed = null; },
+    }, ["dragon_to", "false_to"], redrawAll);
+    const arm = (next) => { armed = next; map.draw(); redrawAll(); };
+    const armedIs = (key, i) => !!armed && armed.key === key && armed.i === i;
+    const onMap = () => { changed(); map.draw(); };
+
+    const tokens = live((redraw) => {
+      const out = [];
+      pos.runes.forEach((r, i) => {
+        const box = h("fieldset", {class: "object compact figure", dataset: {path: `runes[${i}]`}}, h("legend", {}, `Rune token ${i + 1}`));
+        box.append(tappable(pos, r, "area", `runes[${i}].area`, "Area", "not chosen yet", armedIs("rune", i),
+                            () => arm(armedIs("rune", i) ? null : {key: "rune", i}), onMap));
+        for (const key of ["kind", "faceup"]) {
+          const ps = schemaAt(runeSchema, key);
+          if (ps) box.append(propertyRow(ps, key, false, () => r, onMap, `runes[${i}].${key}`));
+        }
+        box.append(smallButton(`Remove rune token ${i + 1}`, () => { pos.runes.splice(i, 1); armed = null; onMap(); redraw(); }));
+        out.push(box);
+      });
+      out.push(smallButton("Add a rune token", () => {
+        if (pos.runes.length >= ((schemaAt(ctx.schema, "runes") || {}).maxItems || 60)) return;
+        pos.runes.push({});
+        armed = {key: "rune", i: pos.runes.length - 1};
+        onMap(); redraw(); placing.draw();
+      }, {id: "add-rune"}));
+      return out;
+    });
+
+    const placing = live((redraw) => {
+      const on = !!armed && armed.key === "discard";
+      const props = ctx.schema.properties || {};
+      return [
+        h("h4", {}, "False runes discarded first"),
+        ...tappedList(pos, "discard", {mark: "✕", noun: "False runes discarded", empty: "None discarded.",
+                                       button: "Tap areas to discard", done: "Done discarding", id: "tap-discard"},
+                      on, () => arm(on ? null : {key: "discard"}), onMap, redraw),
+        tappable(pos, pos, "dragon_to", "dragon_to", "Dragon rune goes to", "not chosen (the ruling asks)", armedIs("dragon_to"),
+                 () => arm(armedIs("dragon_to") ? null : {key: "dragon_to"}), onMap),
+        tappable(pos, pos, "false_to", "false_to", "False rune goes to", "not chosen (the ruling asks)", armedIs("false_to"),
+                 () => arm(armedIs("false_to") ? null : {key: "false_to"}), onMap),
+        props.only ? propertyRow(props.only, "only", false, () => pos, changed, "only") : null];
+    });
+
+    el.append(h("div", {class: "rw-map-situation"},
+      panel("Player", row(...rowsOf(ctx, pos, ["player"], changed))),
+      map.el,
+      panel("Rune tokens on the map", tokens.el),
+      panel("Placing the new tokens", placing.el)));
+  },
+};
+
+editors.dragon_rune = dragonRune;
