@@ -83,23 +83,29 @@ function arrange(pos, hub) {
 
 /** Return {el, draw} of the map panel of a situation: the map, the selected area's details and the borders the
  *  grid cannot show; onUnits(area, owner, n) hears each count set with the − / + buttons. hub = {key, mark, make, is} names the position's key of the marked area and its button texts;
- *  areaKeys are the other keys holding an area id (renamed with the area, cleared when it is removed). */
+ *  areaKeys are the other keys holding an area id (renamed with the area, cleared when it is removed).
+ *  A situation without one marked area passes hub.key null; areas named deeper in the position follow through
+ *  hub.renamed(old, new), hub.removed(id) and hub.cleared(); hub.tap(id) may take a tap on an area (true: taken,
+ *  the area is not selected) and hub.marks(area) adds a line of marks under its name. */
 function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
   pos.map = pos.map && typeof pos.map === "object" ? pos.map : {areas: [], borders: []};
   pos.map.areas = Array.isArray(pos.map.areas) ? pos.map.areas : [];
   pos.map.borders = Array.isArray(pos.map.borders) ? pos.map.borders : [];
-  arrange(pos, pos[hub.key]);
+  const keys = [hub.key, ...areaKeys].filter(Boolean);
+  const isHub = (id) => !!hub.key && id === pos[hub.key];
+  const marks = (area) => (hub.marks ? hub.marks(area) : "");
+  arrange(pos, hub.key ? pos[hub.key] : undefined);
   const areaSchema = schemaAt(ctx.schema, "map", "areas", "[]") || {properties: {}};
-  let selected = areaIds(pos).includes(pos[hub.key]) ? pos[hub.key] : (areaIds(pos)[0] ?? null);
+  let selected = hub.key && areaIds(pos).includes(pos[hub.key]) ? pos[hub.key] : (areaIds(pos)[0] ?? null);
   const changed = () => { ctx.changed(); after(); };
 
   const view = live((redraw) => hexMap(pos, {
     selected,
-    label: `Map: tap an empty hex to add an area, an area to select it, an edge between two areas to change the border. ${hub.mark} marks ${hub.what}.`,
-    areaClass: (area) => [`ctrl-${controllerOf(area) || "none"}`, area.id === pos[hub.key] ? "target" : ""],
+    label: `Map: tap an empty hex to add an area, an area to select it, an edge between two areas to change the border.${hub.key ? ` ${hub.mark} marks ${hub.what}.` : ""}`,
+    areaClass: (area) => [`ctrl-${controllerOf(area) || "none"}`, isHub(area.id) ? "target" : ""],
     areaLabel: (area) => {
       const units = OWNERS.filter((o) => (area.units || {})[o] > 0).map((o) => `${area.units[o]} ${SHORT[o]}`);
-      return [`Area ${area.id}`, area.id === pos[hub.key] ? hub.what : "", units.length ? `units ${units.join(", ")}` : "no units",
+      return [`Area ${area.id}`, isHub(area.id) ? hub.what : "", hub.said ? hub.said(area) : "", units.length ? `units ${units.join(", ")}` : "no units",
               area.stronghold ? `${factionName(area.stronghold)} stronghold` : "", area.city ? "city" : "",
               area.home_realm ? `home realm of ${factionName(area.home_realm)}` : ""].filter(Boolean).join(", ");
     },
@@ -108,16 +114,20 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
       const facts = [...OWNERS.filter((o) => u[o] > 0).map((o) => `${u[o]} ${SHORT[o]}`),
                      area.stronghold ? `♜ ${SHORT[area.stronghold]}` : "", area.city ? "city" : "",
                      area.home_realm ? `home ${SHORT[area.home_realm]}` : ""].filter(Boolean);
-      return [area.id + (area.id === pos[hub.key] ? ` ${hub.mark}` : ""), ...pack(facts, LINE_CHARS, 3)];
+      const marked = marks(area);  // a situation's own marks: a line of their own under the name
+      return [area.id + (isHub(area.id) ? ` ${hub.mark}` : ""), ...(marked ? [marked] : []), ...pack(facts, LINE_CHARS, marked ? 2 : 3)];
     },
     onAdd: (slot) => {
       const id = addAreaAt(pos, slot, defaultFor(areaSchema));
-      if (!areaIds(pos).includes(pos[hub.key])) pos[hub.key] = id;
+      if (hub.key && !areaIds(pos).includes(pos[hub.key])) pos[hub.key] = id;
       selected = id; changed(); view.draw(); details.draw(); far.draw();
     },
-    onSelect: (id) => { selected = id; view.draw(); details.draw(); },
+    onSelect: (id) => {
+      if (hub.tap && hub.tap(id)) { changed(); view.draw(); return; }
+      selected = id; view.draw(); details.draw();
+    },
     onBorder: (a, b) => { cycleBorder(pos.map, a, b); changed(); view.draw(); details.draw(); far.draw(); },
-    legend: `${hub.mark} marks ${hub.what}; ♜ a stronghold.`,
+    legend: `${hub.key ? `${hub.mark} marks ${hub.what}; ` : ""}${hub.legend || ""}♜ a stronghold.`,
   }), {class: "map-scroll"});
 
   const details = live((redraw) => {
@@ -126,13 +136,14 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
     const i = pos.map.areas.indexOf(area);
     const both = () => { changed(); view.draw(); };
     let newId = area.id;
-    const out = [h("h4", {}, `Area ${area.id}`, area.id === pos[hub.key] ? ` — ${hub.what}` : "")];
+    const out = [h("h4", {}, `Area ${area.id}`, isHub(area.id) ? ` — ${hub.what}` : "")];
     out.push(row(textInput("Name", () => area.id, (v) => { newId = v.trim(); }, {path: `map.areas[${i}].id`}),
       smallButton("Rename", () => {
         if (!newId || newId === area.id || areaIds(pos).includes(newId)) return;
         const old = area.id;
         renameArea(pos, old, newId);
-        for (const k of [hub.key, ...areaKeys]) if (pos[k] === old) pos[k] = newId;
+        for (const k of keys) if (pos[k] === old) pos[k] = newId;
+        if (hub.renamed) hub.renamed(old, newId);
         if (pos.heroes && typeof pos.heroes === "object") {  // a retreat's hero destinations
           for (const [hero, at] of Object.entries(pos.heroes)) if (at === old) pos.heroes[hero] = newId;
         }
@@ -152,13 +163,14 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
     }
     out.push(borderButtons(pos, area.id, () => { changed(); view.draw(); redraw(); far.draw(); }));
     out.push(row(
-      smallButton(pos[hub.key] === area.id ? hub.is : hub.make, () => {
+      hub.key ? smallButton(pos[hub.key] === area.id ? hub.is : hub.make, () => {
         pos[hub.key] = area.id; changed(); view.draw(); redraw();
-      }, {id: "make-hub", "aria-pressed": pos[hub.key] === area.id ? "true" : "false"}),
+      }, {id: "make-hub", "aria-pressed": pos[hub.key] === area.id ? "true" : "false"}) : null,
       smallButton("Remove the area", () => {
         pos.map.areas.splice(i, 1);
         pos.map.borders = pos.map.borders.filter((b) => b[0] !== area.id && b[1] !== area.id);
-        for (const k of [hub.key, ...areaKeys]) if (pos[k] === area.id) delete pos[k];
+        for (const k of keys) if (pos[k] === area.id) delete pos[k];
+        if (hub.removed) hub.removed(area.id);
         selected = null;
         changed(); view.draw(); redraw(); far.draw();
       })));
@@ -178,7 +190,8 @@ function mapPanels(pos, ctx, hub, areaKeys, after, onUnits = () => {}) {
   const clearMap = smallButton("Clear the map", () => {
     pos.map = {areas: [], borders: []};
     pos.ui_layout = {};
-    for (const k of [hub.key, ...areaKeys]) delete pos[k];
+    for (const k of keys) delete pos[k];
+    if (hub.cleared) hub.cleared();
     ctx.changed();
     ctx.rerender();
   }, {id: "clear-map"});
@@ -523,3 +536,260 @@ function clearOwner(pos, owner) {
 }
 
 editors.battle = battle;
+
+/** Return the select of an area of the map for holder[key] (at `path`; blank: `none`, the key left out) and
+ *  its "Tap on the map" button, pressed while the next tap on an area sets it. */
+function tappable(pos, holder, key, path, label, none, pressed, press, changed) {
+  const ids = areaIds(pos);
+  return row(
+    select(label, [[null, none], ...ids.map((id) => [id, id])], () => (ids.includes(holder[key]) ? holder[key] : null), (v) => {
+      if (v === null) delete holder[key]; else holder[key] = v;
+      changed();
+    }, {path}),
+    smallButton(pressed ? "Tap an area on the map…" : "Tap on the map", press,
+                {class: "button small secondary tap-area", "aria-pressed": pressed ? "true" : "false", dataset: {for: path}}));
+}
+
+/** Return the list of area ids at pos[key] as tokens with a Remove button each, and the button that makes taps
+ *  on areas add or take away one (at most `max`). */
+function tappedList(pos, key, {mark, noun, empty, button, done, id}, pressed, press, changed, redraw) {
+  const list = pos[key] || [];
+  return [
+    h("ul", {class: "tokens", "aria-label": noun, dataset: {path: key}},
+      list.length ? list.map((area, j) => h("li", {class: "token"}, h("span", {class: "token-name"}, `${mark} ${area}`),
+        smallButton("Remove", () => { pos[key].splice(j, 1); changed(); redraw(); }, {"aria-label": `Remove ${area} from the ${noun.toLowerCase()}`})))
+        : [h("li", {class: "muted"}, empty)]),
+    row(smallButton(pressed ? done : button, press, {id, "aria-pressed": pressed ? "true" : "false"}))];
+}
+
+/** Toggle area `id` in the list pos[key] (kept under `max` entries). */
+function toggleIn(pos, key, id, max) {
+  const list = Array.isArray(pos[key]) ? pos[key] : [];
+  if (list.includes(id)) pos[key] = list.filter((x) => x !== id);
+  else if (list.length < max) pos[key] = [...list, id];
+}
+
+// ------------------------------------------------------------------------------------------ strategize
+// A Strategize order on the shared map: no one marked area; the areas a move names are tapped. "Add a move" (or a
+// move's "Tap on the map" button) makes the next tap on an area its from, the tap after that its to (tapping the
+// from again leaves to out: the ruling asks); "Tap areas to activate" makes taps add or take away an activation
+// token (◆). Each figure leaving an area shows as n⇢ on it, each arriving as ⇢n. The rest of each move (its name,
+// hero, flying, routed) and of the order (player, season, Supremacy Bonus, dials) are the schema form's fields.
+
+const strategize = {
+  example: {
+    player: "daqan", season: "spring",
+    map: {
+      areas: [{id: "5A", units: {daqan: 2}}, {id: "5B", units: {daqan: 1}, stronghold: "daqan"},
+              {id: "6C", units: {daqan: 1}}, {id: "6D", units: {daqan: 1}}, {id: "7A", units: {neutral: 2}}],
+      borders: [["5A", "5B", "plain"], ["5B", "6C", "plain"], ["6C", "6D", "plain"], ["6C", "7A", "mountain"]],
+    },
+    activated: [],
+    moves: [{figure: "Footman 1", from: "5A", to: "5B"}, {figure: "Knight", from: "6C"}],
+    ui_layout: {"5A": [1, 2], "5B": [2, 2], "6C": [3, 2], "6D": [3, 3], "7A": [4, 2]},
+  },
+  render(el, pos, ctx) {
+    pos.moves = Array.isArray(pos.moves) ? pos.moves : [];
+    if (pos.activated !== undefined && !Array.isArray(pos.activated)) delete pos.activated;
+    const moveSchema = schemaAt(ctx.schema, "moves", "[]") || {properties: {}};
+    let armed = null;  // what the next tap on an area sets: {key: "from" | "to", i} or {key: "activated"}
+    const changed = () => ctx.changed();
+    const redrawAll = () => { moves.draw(); active.draw(); };
+    const leaving = (id) => pos.moves.filter((m) => m.from === id).length;
+    const arriving = (id) => pos.moves.filter((m) => m.to === id).length;
+    const isActive = (id) => (pos.activated || []).includes(id);
+    const map = mapPanels(pos, ctx, {
+      key: null, legend: "◆ marks an activated area; n⇢ figures leaving, ⇢n figures arriving; ",
+      marks: (area) => [isActive(area.id) ? "◆" : "", leaving(area.id) ? `${leaving(area.id)}⇢` : "",
+                        arriving(area.id) ? `⇢${arriving(area.id)}` : ""].filter(Boolean).join(" "),
+      said: (area) => [isActive(area.id) ? "activated" : "",
+                       leaving(area.id) ? `${leaving(area.id)} moving out` : "",
+                       arriving(area.id) ? `${arriving(area.id)} moving in` : ""].filter(Boolean).join(", "),
+      tap: (id) => {
+        if (!armed) return false;
+        if (armed.key === "activated") {
+          toggleIn(pos, "activated", id, (schemaAt(ctx.schema, "activated") || {}).maxItems || 120);
+        } else {
+          const m = pos.moves[armed.i];
+          if (!m) { armed = null; return false; }
+          if (armed.key === "from") { m.from = id; armed = {key: "to", i: armed.i}; }
+          else { if (id === m.from) delete m.to; else m.to = id; armed = null; }
+        }
+        return true;
+      },
+      renamed: (old, now) => {
+        for (const m of pos.moves) { if (m.from === old) m.from = now; if (m.to === old) m.to = now; }
+        if (pos.activated) pos.activated = pos.activated.map((x) => (x === old ? now : x));
+      },
+      removed: (id) => {
+        for (const m of pos.moves) { if (m.from === id) delete m.from; if (m.to === id) delete m.to; }
+        if (pos.activated) pos.activated = pos.activated.filter((x) => x !== id);
+      },
+      cleared: () => { pos.moves = []; pos.activated = []; armed = null; },
+    }, [], redrawAll);
+    const arm = (next) => { armed = next; map.draw(); redrawAll(); };
+    const armedIs = (key, i) => !!armed && armed.key === key && armed.i === i;
+
+    const areaOf = (m, i, key, label, none) => tappable(pos, m, key, `moves[${i}].${key}`, label, none,
+      armedIs(key, i), () => arm(armedIs(key, i) ? null : {key, i}), () => { changed(); map.draw(); });
+
+    const moves = live((redraw) => {
+      const out = [h("p", {class: "hint", role: "status"}, armed && armed.key !== "activated"
+        ? `Tap the area ${pos.moves[armed.i] ? pos.moves[armed.i].figure || `figure ${armed.i + 1}` : "the figure"} moves ${armed.key === "from" ? "from" : "to (its own area again: ask the ruling)"}.`
+        : "Add a move, then tap the area the figure leaves and the area it enters.")];
+      pos.moves.forEach((m, i) => {
+        const box = h("fieldset", {class: "object compact figure", dataset: {path: `moves[${i}]`}}, h("legend", {}, `Move ${i + 1}`));
+        const fs = schemaAt(moveSchema, "figure");
+        if (fs) box.append(field(fs, fs.title || "Figure", () => m.figure ?? "", (v) => { m.figure = v; changed(); }, changed, `moves[${i}].figure`));
+        box.append(areaOf(m, i, "from", "From", "not chosen yet"));
+        box.append(areaOf(m, i, "to", "To", "not chosen (the ruling asks)"));
+        for (const key of ["hero", "flying", "routed"]) {
+          const ps = schemaAt(moveSchema, key);
+          if (ps) box.append(propertyRow(ps, key, false, () => m, changed, `moves[${i}].${key}`));
+        }
+        box.append(smallButton(`Remove move ${i + 1}`, () => {
+          pos.moves.splice(i, 1); armed = null; changed(); map.draw(); redraw();
+        }));
+        out.push(box);
+      });
+      out.push(smallButton("Add a move", () => {
+        if (pos.moves.length >= ((schemaAt(ctx.schema, "moves") || {}).maxItems || 80)) return;
+        const taken = new Set(pos.moves.map((m) => m.figure));
+        let n = pos.moves.length + 1;
+        while (taken.has(`Figure ${n}`)) n++;
+        pos.moves.push({figure: `Figure ${n}`});
+        armed = {key: "from", i: pos.moves.length - 1};
+        changed(); map.draw(); redraw(); active.draw();
+      }, {id: "add-move"}));
+      return out;
+    });
+
+    const active = live((redraw) => {
+      const on = !!armed && armed.key === "activated";
+      return tappedList(pos, "activated", {mark: "◆", noun: "Activated areas", empty: "No area activated yet.",
+                                           button: "Tap areas to activate", done: "Done activating", id: "tap-activate"},
+                        on, () => arm(on ? null : {key: "activated"}), () => { changed(); map.draw(); }, redraw);
+    });
+
+    el.append(h("div", {class: "rw-map-situation"},
+      panel("Order", row(...rowsOf(ctx, pos, ["player", "season"], changed))),
+      map.el,
+      panel("Moves", moves.el),
+      panel("Activated areas", active.el),
+      panel("Supremacy Bonus", row(...rowsOf(ctx, pos, ["supremacy", "tactics_images"], changed)))));
+  },
+};
+
+editors.strategize = strategize;
+
+// ------------------------------------------------------------------------------------------ dragon rune
+// Receiving a dragon rune on the shared map: "Add a rune token" makes the next tap on an area its area; "Tap areas
+// to discard" makes taps add or take away a false rune discarded first (✕, at most 2); the dragon rune's and the
+// false rune's places are each a select with its own "Tap on the map" button. Tokens show on their areas (◈ a
+// dragon rune, ◇ a false one, ◌ one not known); the places chosen as →◈ and →◇.
+
+const RUNE_MARK = {dragon: "◈", false: "◇"};
+
+const dragonRune = {
+  example: {
+    player: "elves",
+    map: {
+      areas: [{id: "1A", home_realm: "elves", stronghold: "elves", units: {elves: 2}}, {id: "1B", home_realm: "elves", units: {}},
+              {id: "2A", units: {elves: 1}}, {id: "2B", units: {}}, {id: "3A", units: {uthuk: 2}}],
+      borders: [["1A", "1B", "plain"], ["1B", "2A", "plain"], ["2A", "2B", "plain"], ["2B", "3A", "plain"]],
+    },
+    runes: [{area: "1A", kind: "dragon"}, {area: "1B", kind: "false"}, {area: "2A", kind: "false"}],
+    discard: [],
+    ui_layout: {"1A": [1, 2], "1B": [2, 2], "2A": [3, 2], "2B": [2, 3], "3A": [3, 3]},
+  },
+  render(el, pos, ctx) {
+    pos.runes = Array.isArray(pos.runes) ? pos.runes : [];
+    if (pos.discard !== undefined && !Array.isArray(pos.discard)) delete pos.discard;
+    const runeSchema = schemaAt(ctx.schema, "runes", "[]") || {properties: {}};
+    let armed = null;  // what the next tap on an area sets: {key: "rune", i}, {key: "discard"}, {key: "dragon_to" | "false_to"}
+    const changed = () => ctx.changed();
+    const redrawAll = () => { tokens.draw(); placing.draw(); };
+    const runesIn = (id) => pos.runes.filter((r) => r.area === id).map((r) => RUNE_MARK[r.kind] || "◌").join("");
+    const map = mapPanels(pos, ctx, {
+      key: null, legend: "◈ a dragon rune, ◇ a false rune, ◌ a token not known; ✕ discarded; →◈ / →◇ where the new ones go; ",
+      marks: (area) => [runesIn(area.id), (pos.discard || []).includes(area.id) ? "✕" : "",
+                        pos.dragon_to === area.id ? "→◈" : "", pos.false_to === area.id ? "→◇" : ""].filter(Boolean).join(" "),
+      said: (area) => {
+        const here = pos.runes.filter((r) => r.area === area.id);
+        return [here.length ? `${here.length} rune ${here.length === 1 ? "token" : "tokens"}` : "",
+                (pos.discard || []).includes(area.id) ? "its false rune discarded" : "",
+                pos.dragon_to === area.id ? "the dragon rune goes here" : "", pos.false_to === area.id ? "the false rune goes here" : ""]
+          .filter(Boolean).join(", ");
+      },
+      tap: (id) => {
+        if (!armed) return false;
+        if (armed.key === "discard") toggleIn(pos, "discard", id, (schemaAt(ctx.schema, "discard") || {}).maxItems || 2);
+        else if (armed.key === "rune") {
+          if (pos.runes[armed.i]) pos.runes[armed.i].area = id;
+          armed = null;
+        } else {
+          if (pos[armed.key] === id) delete pos[armed.key]; else pos[armed.key] = id;
+          armed = null;
+        }
+        return true;
+      },
+      renamed: (old, now) => {
+        for (const r of pos.runes) if (r.area === old) r.area = now;
+        if (pos.discard) pos.discard = pos.discard.map((x) => (x === old ? now : x));
+      },
+      removed: (id) => {
+        for (const r of pos.runes) if (r.area === id) delete r.area;
+        if (pos.discard) pos.discard = pos.discard.filter((x) => x !== id);
+      },
+      cleared: () => { pos.runes = []; pos.discard = []; armed = null; },
+    }, ["dragon_to", "false_to"], redrawAll);
+    const arm = (next) => { armed = next; map.draw(); redrawAll(); };
+    const armedIs = (key, i) => !!armed && armed.key === key && armed.i === i;
+    const onMap = () => { changed(); map.draw(); };
+
+    const tokens = live((redraw) => {
+      const out = [];
+      pos.runes.forEach((r, i) => {
+        const box = h("fieldset", {class: "object compact figure", dataset: {path: `runes[${i}]`}}, h("legend", {}, `Rune token ${i + 1}`));
+        box.append(tappable(pos, r, "area", `runes[${i}].area`, "Area", "not chosen yet", armedIs("rune", i),
+                            () => arm(armedIs("rune", i) ? null : {key: "rune", i}), onMap));
+        for (const key of ["kind", "faceup"]) {
+          const ps = schemaAt(runeSchema, key);
+          if (ps) box.append(propertyRow(ps, key, false, () => r, onMap, `runes[${i}].${key}`));
+        }
+        box.append(smallButton(`Remove rune token ${i + 1}`, () => { pos.runes.splice(i, 1); armed = null; onMap(); redraw(); }));
+        out.push(box);
+      });
+      out.push(smallButton("Add a rune token", () => {
+        if (pos.runes.length >= ((schemaAt(ctx.schema, "runes") || {}).maxItems || 60)) return;
+        pos.runes.push({});
+        armed = {key: "rune", i: pos.runes.length - 1};
+        onMap(); redraw(); placing.draw();
+      }, {id: "add-rune"}));
+      return out;
+    });
+
+    const placing = live((redraw) => {
+      const on = !!armed && armed.key === "discard";
+      const props = ctx.schema.properties || {};
+      return [
+        h("h4", {}, "False runes discarded first"),
+        ...tappedList(pos, "discard", {mark: "✕", noun: "False runes discarded", empty: "None discarded.",
+                                       button: "Tap areas to discard", done: "Done discarding", id: "tap-discard"},
+                      on, () => arm(on ? null : {key: "discard"}), onMap, redraw),
+        tappable(pos, pos, "dragon_to", "dragon_to", "Dragon rune goes to", "not chosen (the ruling asks)", armedIs("dragon_to"),
+                 () => arm(armedIs("dragon_to") ? null : {key: "dragon_to"}), onMap),
+        tappable(pos, pos, "false_to", "false_to", "False rune goes to", "not chosen (the ruling asks)", armedIs("false_to"),
+                 () => arm(armedIs("false_to") ? null : {key: "false_to"}), onMap),
+        props.only ? propertyRow(props.only, "only", false, () => pos, changed, "only") : null];
+    });
+
+    el.append(h("div", {class: "rw-map-situation"},
+      panel("Player", row(...rowsOf(ctx, pos, ["player"], changed))),
+      map.el,
+      panel("Rune tokens on the map", tokens.el),
+      panel("Placing the new tokens", placing.el)));
+  },
+};
+
+editors.dragon_rune = dragonRune;
