@@ -45,6 +45,7 @@ from engine.runewars_miniatures.table import (
     is_touching,
     mul,
     norm,
+    outcome_words,
     pt,
     read_table,
     seg_distance,
@@ -457,14 +458,13 @@ def _flank_steps(a: Unit, b: Unit, ea: list[str] | None, eb: list[str] | None, r
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("flanking", "overlaps"),
     "engaged": "Engaged pairs",
     "allied_touching": "Allied units touching",
     "unengaged": "Touching but not engaged",
     "contacted_edges": "Edges in contact",
     "corner_only": "Touching by a corner only",
-    "flanking": "Flanking",
     "contacts": "Every contact",
-    "overlaps": "Overlapping pieces",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

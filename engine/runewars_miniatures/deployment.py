@@ -43,6 +43,7 @@ from engine.runewars_miniatures.table import (
     Unit,
     check_overlaps,
     norm,
+    outcome_words,
     outline,
     read_table,
     sub,
@@ -260,11 +261,10 @@ def _drawing(table: Table, areas: Sequence[Area], results: Sequence[UnitDeployme
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("overlaps", "drawing"),
     "units": "Units deployed",
     "terrain": "Terrain placed",
     "order_legal": "Deployed in the right order",
-    "overlaps": "Overlapping pieces",
-    "drawing": "Shapes drawn",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

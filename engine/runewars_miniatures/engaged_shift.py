@@ -67,6 +67,7 @@ from engine.runewars_miniatures.table import (
     dot,
     is_overlapping,
     mul,
+    outcome_words,
     outline,
     polyline,
     pt,
@@ -314,18 +315,10 @@ def _in_terrain(table: Table, unit: Unit, trace: Trace) -> bool:
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("engaged_with", "stopped_by", "final", "repositioned_with", "disengaged_from", "panic_tokens",
+                    "new_contacts", "changed_edges", "drawing", "overlaps"),
     "kind": "What the shift is",
-    "engaged_with": "Engaged with",
     "moved": "Distance moved (tray widths)",
-    "stopped_by": "Stopped by",
-    "final": "Where it ends (front edge midpoint, facing)",
-    "repositioned_with": "Still engaged with (repositioned)",
-    "disengaged_from": "Disengaged from",
-    "panic_tokens": "Panic tokens",
-    "new_contacts": "New contacts",
-    "changed_edges": "Contacted edges changed",
-    "drawing": "Shapes drawn",
-    "overlaps": "Overlapping pieces",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

@@ -65,6 +65,7 @@ from engine.runewars_miniatures.table import (
     build_unit,
     facing_words,
     is_touching,
+    outcome_words,
     outline,
     overlaps,
     polyline,
@@ -618,32 +619,25 @@ def _exit(table: Table, unit: Unit, piece: Terrain, pos: MovePosition, engaged: 
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("final", "stopped_by", "collided", "panic_tokens", "flanking", "repositioned_with",
+                    "disengaged_from", "drawing", "overlaps"),
     "moves": "Moves",
     "template": "Template used",
     "template_speed": "Template speed",
     "speed": "Speed",
     "distance": "Distance moved (tray widths)",
-    "final": "Where it ends (front edge midpoint, facing)",
-    "stopped_by": "Stopped by",
-    "collided": "Collided with",
     "collided_terrain": "Terrain collided with",
     "passed_over": "Allied trays passed over",
     "nudged_past": "Nudged past (connectors)",
-    "panic_tokens": "Panic tokens",
     "damage": "Damage (Deadly)",
     "impact_tokens": "Impact panic tokens",
     "charge_target": "Charge attack target",
     "target_edges": "Target's edges hit",
-    "flanking": "Flanking",
     "entered": "Terrain entered",
     "exited": "Terrain exited",
     "shift_kind": "Engaged shift",
-    "repositioned_with": "Still engaged with (repositioned)",
-    "disengaged_from": "Disengaged from",
     "activation_ends": "Activation ends",
     "template_sizes": "Template sizes used",
-    "drawing": "Shapes drawn",
-    "overlaps": "Overlapping pieces",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

@@ -55,6 +55,7 @@ from engine.runewars_miniatures.table import (
     Unit,
     Vec,
     check_overlaps,
+    outcome_words,
     outline,
     polyline,
     pt,
@@ -320,6 +321,7 @@ def _at_within_beyond(target: Unit, m: Measure, bands: int, trace: Trace) -> Non
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("overlaps", "drawing"),
     "range": "Range",
     "distance": "Distance (tray widths)",
     "at": "Measured at",
@@ -329,8 +331,6 @@ TABLE_LABELS: dict[str, Label] = {
     "farthest": "Farthest distance (tray widths)",
     "farthest_point": "Farthest points",
     "band": "Range band length",
-    "overlaps": "Overlapping pieces",
-    "drawing": "Shapes drawn",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

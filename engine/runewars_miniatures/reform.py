@@ -55,6 +55,7 @@ from engine.runewars_miniatures.table import (
     facing_words,
     is_overlapping,
     is_touching,
+    outcome_words,
     outline,
     pt,
     read_table,
@@ -324,18 +325,12 @@ def _drawing(table: Table, unit: Unit, end: Unit, ok: bool, out: ReformOutcome) 
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("engaged_with", "final", "blocked_by", "new_contacts", "changed_edges", "drawing", "overlaps"),
     "reforms": "Reforms",
-    "engaged_with": "Engaged with",
     "pivot": "Turns about",
     "pivot_tray": "Tray turned about",
     "turned_by": "Turned by (degrees)",
-    "final": "Where it ends (front edge midpoint, facing)",
-    "blocked_by": "Blocked by",
-    "new_contacts": "New contacts",
     "lost_contacts": "Contacts lost",
-    "changed_edges": "Contacted edges changed",
-    "drawing": "Shapes drawn",
-    "overlaps": "Overlapping pieces",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

@@ -48,6 +48,7 @@ from engine.runewars_miniatures.table import (
     add,
     check_overlaps,
     mul,
+    outcome_words,
     outline,
     polyline,
     pt,
@@ -533,13 +534,12 @@ def sight_drawing(table: Table, unit: Unit, seen: Sight) -> list[Shape]:
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("overlaps", "drawing"),
     "in_arc": "In the firing arc",
     "line_of_sight": "Line of sight",
     "witness": "A clear sight line (from, to)",
     "blockers": "Blocked by",
     "arc_degrees": "Firing arc (degrees)",
-    "overlaps": "Overlapping pieces",
-    "drawing": "Shapes drawn",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

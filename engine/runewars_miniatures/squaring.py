@@ -60,6 +60,7 @@ from engine.runewars_miniatures.table import (
     is_touching,
     mul,
     norm,
+    outcome_words,
     pt,
     r3,
     read_table,
@@ -382,6 +383,7 @@ def _collision(table: Table, pos: SquaringPosition, active: Unit, touching: list
 
 
 TABLE_LABELS: dict[str, Label] = {
+    **outcome_words("flanking", "final", "panic_tokens", "collided", "blocked_by", "overlaps"),
     "squares_up": "Squares up",
     "target": "Squares up to",
     "collision": "Collision",
@@ -389,15 +391,9 @@ TABLE_LABELS: dict[str, Label] = {
     "pivot": "Pivot",
     "facing": "Facing after",
     "enemy_edge": "Enemy edge",
-    "flanking": "Flanking",
     "slide_options": "Slide options",
-    "final": "Where it ends (front edge midpoint, facing)",
-    "panic_tokens": "Panic tokens",
-    "collided": "Collided with",
     "pivot_point": "Pivot point",
     "after_pivot": "After the pivot",
-    "blocked_by": "Blocked by",
-    "overlaps": "Overlapping pieces",
 }
 """The outcome's fields in a player's words (the ruling's outcome list on the boards and the CLI)."""
 

@@ -183,6 +183,29 @@ class Placement(Model):
     facing: float
 
 
+OUTCOME_WORDS: dict[str, str] = {
+    "overlaps": "Overlapping pieces",
+    "drawing": "Shapes drawn",
+    "final": "Where it ends (front edge midpoint, facing)",
+    "panic_tokens": "Panic tokens",
+    "flanking": "Flanking",
+    "stopped_by": "Stopped by",
+    "repositioned_with": "Still engaged with (repositioned)",
+    "new_contacts": "New contacts",
+    "engaged_with": "Engaged with",
+    "disengaged_from": "Disengaged from",
+    "collided": "Collided with",
+    "changed_edges": "Contacted edges changed",
+    "blocked_by": "Blocked by",
+}
+"""A player's words for the outcome fields several table situations report (``outcome_words`` picks them)."""
+
+
+def outcome_words(*keys: str) -> dict[str, str]:
+    """Return the shared words of the outcome fields *keys* (a situation adds the words of its own fields)."""
+    return {k: OUTCOME_WORDS[k] for k in keys}
+
+
 TableRole = Literal["acting", "target", "other"]
 """How the table board shows a field that names a unit: the acting unit, its target, or another role."""
 
