@@ -38,6 +38,9 @@ ActionIcon = Annotated[Literal["march", "shift", "reform", "melee", "ranged", "r
                        Field(json_schema_extra=labelled(_words("march", "shift", "reform", "melee", "ranged",
                                                                "rally", "skill", melee="Melee attack",
                                                                ranged="Ranged attack")))]
+ShiftDirection = Annotated[Literal["forward", "backward", "left", "right"],
+                           Field(json_schema_extra=labelled(_words("forward", "backward", "left", "right")))]
+"""Which way a shift moves a unit, as its player sees it from behind the unit."""
 ModifierIcon = Annotated[Literal["turn", "wheel", "charge", "turning-charge", "defend", "enhance", "bonus"],
                          Field(json_schema_extra=labelled(_words("turn", "wheel", "charge", "turning-charge",
                                                                  "defend", "enhance", "bonus",

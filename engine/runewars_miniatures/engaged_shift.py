@@ -31,7 +31,7 @@ from the terrain (``rwm.81.3``, ``rwm.81.4``), which the ``move`` situation rule
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
+from typing import Literal
 
 import shapely
 import shapely.affinity
@@ -40,8 +40,8 @@ from shapely.geometry import Polygon
 
 from engine.core import Label, Trace, rule, situation
 from engine.corpus import Corpus
-from engine.model import Field, Outcome, labelled
-from engine.runewars_miniatures.common import GAME, Game, and_list, plural, possessive, tokens
+from engine.model import Field, Outcome
+from engine.runewars_miniatures.common import GAME, Game, ShiftDirection, and_list, plural, possessive, tokens
 from engine.runewars_miniatures.reform import (
     end_check,
     engaged_enemies,
@@ -81,9 +81,6 @@ from engine.runewars_miniatures.table import (
 
 MAX_SHIFT = 24.0
 HALVINGS = 48
-DIRECTIONS = {"forward": "Forward", "backward": "Backward", "left": "Left", "right": "Right"}
-ShiftDirection = Annotated[Literal["forward", "backward", "left", "right"],
-                           Field(json_schema_extra=labelled(DIRECTIONS))]
 
 
 class EngagedShiftPosition(TablePosition):

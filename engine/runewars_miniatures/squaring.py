@@ -30,6 +30,7 @@ from engine.runewars_miniatures.common import (
     GAME,
     Game,
     ModifierIcon,
+    ShiftDirection,
     and_list,
     article,
     lie,
@@ -80,8 +81,6 @@ CHARGES = ("charge", "turning-charge")
 
 CAUSE_WORDS = {"march": "A march", "shift": "A shift", "closing_in": "Closing in", "reveal": "Revealing its dial"}
 Cause = Annotated[Literal["march", "shift", "closing_in", "reveal"], Field(json_schema_extra=labelled(CAUSE_WORDS))]
-Direction = Annotated[Literal["forward", "backward", "left", "right"], Field(json_schema_extra=labelled(
-    {"forward": "Forward", "backward": "Backward", "left": "Left", "right": "Right"}))]
 
 
 class SquaringPosition(TablePosition):
@@ -96,7 +95,7 @@ class SquaringPosition(TablePosition):
                          "closing in, or revealing its dial while engaged")
     modifier: ModifierIcon | None = nullable("the movement modifier used with the march, if any (a charge takes no "
                                              "panic token for colliding); absent: none", title="Movement modifier")
-    direction: Direction | None = maybe("which way a shift moved it, as its player sees it from behind the unit; "
+    direction: ShiftDirection | None = maybe("which way a shift moved it, as its player sees it from behind the unit; "
                                         "absent: forward", title="Direction")
     touching_before: Annotated[list[Id], Field(max_length=40)] | None = maybe(
         "the units it already touched before this move (touching them now is not a collision); absent: none",
