@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from table_geometry import turned_point
 
 from engine.core import resolve
 from engine.runewars_miniatures.movement import MovePosition, carry
@@ -46,12 +47,6 @@ def test_straight_move_and_its_reverse_bring_the_unit_home(x: float, y: float, f
     assert math.dist(home, [x, y]) < 2e-3
 
 
-def _turned(p: list[float], deg: float, dx: float, dy: float) -> list[float]:
-    rad = math.radians(deg)
-    c, s = math.cos(rad), math.sin(rad)
-    return [p[0] * c + p[1] * s + dx, -p[0] * s + p[1] * c + dy]
-
-
 @SETTINGS
 @given(deg=st.floats(0, 359, allow_nan=False), dx=coord, dy=coord, speed=st.integers(1, 5),
        modifier=st.sampled_from([None, "turn", "wheel", "charge"]), gap=st.floats(0.5, 6, allow_nan=False))
@@ -63,14 +58,15 @@ def test_turning_the_whole_table_turns_the_ruling(deg: float, dx: float, dy: flo
     if modifier:
         kw["modifier"] = modifier
     plain = _move(units, [{"id": "rock", "polygon": rock}], **kw)
-    moved_units = [dict(u, front=_turned(u["front"], deg, dx, dy), facing=(u["facing"] + deg) % 360) for u in units]
-    moved_rock = [_turned(p, deg, dx, dy) for p in rock]
+    moved_units = [dict(u, front=turned_point(u["front"], deg, dx, dy), facing=(u["facing"] + deg) % 360)
+                   for u in units]
+    moved_rock = [turned_point(p, deg, dx, dy) for p in rock]
     turned = _move(moved_units, [{"id": "rock", "polygon": moved_rock}], **kw)
     a, b = plain["outcome"], turned["outcome"]
     for key in ("collided", "collided_terrain", "stopped_by", "panic_tokens", "charge_target", "moves"):
         assert a[key] == b[key], key
     assert abs(a["distance"] - b["distance"]) < 2e-3
-    assert math.dist(_turned(a["final"]["front"], deg, dx, dy), b["final"]["front"]) < 3e-3
+    assert math.dist(turned_point(a["final"]["front"], deg, dx, dy), b["final"]["front"]) < 3e-3
     assert abs((a["final"]["facing"] + deg - b["final"]["facing"] + 180) % 360 - 180) < 0.02
 
 

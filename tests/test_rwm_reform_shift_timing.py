@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from table_geometry import turned_table
 
 from engine.core import resolve
 from engine.errors import UnreadableInputError
@@ -38,12 +39,7 @@ def _unit(uid: str, player: str, front: tuple[float, float], facing: float, form
 
 def _turn(pos: dict[str, Any], degrees: float) -> dict[str, Any]:
     """Return the position turned clockwise by *degrees* about the origin (a stated new facing turns too)."""
-    out = copy.deepcopy(pos)
-    for u in out["units"]:
-        u["front"] = list(rotate((u["front"][0], u["front"][1]), (0.0, 0.0), degrees))
-        u["facing"] = (u["facing"] + degrees) % 360
-    for t in out.get("terrain") or []:
-        t["polygon"] = [list(rotate((p[0], p[1]), (0.0, 0.0), degrees)) for p in t["polygon"]]
+    out = turned_table(pos, degrees)
     if out["situation"] == "reform":
         out["facing"] = (out["facing"] + degrees) % 360
     return out

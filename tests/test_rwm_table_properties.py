@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from table_geometry import turned_table
 
 from engine.core import resolve
 from engine.examples import EXAMPLES as EXAMPLE_ROOT
@@ -39,23 +39,6 @@ def _unit(uid: str, player: str, front: tuple[float, float], facing: float, file
             "formation": [files] * ranks, "front": [front[0], front[1]], "facing": facing}
 
 
-def _move(pos: dict[str, Any], degrees: float, dx: float, dy: float) -> dict[str, Any]:
-    """Return the position turned clockwise by *degrees* about the origin, then shifted by (dx, dy)."""
-    rad = math.radians(degrees)
-    c, s = math.cos(rad), math.sin(rad)
-
-    def point(p: list[float]) -> list[float]:
-        return [p[0] * c + p[1] * s + dx, -p[0] * s + p[1] * c + dy]
-
-    out = copy.deepcopy(pos)
-    for u in out["units"]:
-        u["front"] = point(u["front"])
-        u["facing"] = (u["facing"] + degrees) % 360
-    for t in out.get("terrain") or []:
-        t["polygon"] = [point(p) for p in t["polygon"]]
-    return out
-
-
 def _stable(answer: dict[str, Any]) -> dict[str, Any]:
     """Return the parts of an outcome that do not depend on where the table stands."""
     o = answer["outcome"]
@@ -74,7 +57,7 @@ def _stable(answer: dict[str, Any]) -> dict[str, Any]:
        dx=st.floats(-40, 40), dy=st.floats(-40, 40))
 def test_rulings_do_not_depend_on_where_the_table_stands(index: int, degrees: float, dx: float, dy: float) -> None:
     pos = POSITIONS[index]
-    assert _stable(resolve(_move(pos, degrees, dx, dy)).to_json()) == _stable(resolve(pos).to_json())
+    assert _stable(resolve(turned_table(pos, degrees, dx, dy)).to_json()) == _stable(resolve(pos).to_json())
 
 
 @SETTINGS

@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from table_geometry import turned_table
 
 from engine.core import resolve
 from engine.errors import UnreadableInputError
@@ -86,24 +86,6 @@ def _trays(unit: dict[str, Any]) -> list[list[tuple[float, float]]]:
     return [out]
 
 
-def _turn(pos: dict[str, Any], degrees: float, dx: float, dy: float) -> dict[str, Any]:
-    rad = math.radians(degrees)
-    c, s = math.cos(rad), math.sin(rad)
-
-    def point(p: list[float]) -> list[float]:
-        return [p[0] * c + p[1] * s + dx, -p[0] * s + p[1] * c + dy]
-
-    out = copy.deepcopy(pos)
-    for u in out["units"]:
-        u["front"] = point(u["front"])
-        u["facing"] = (u["facing"] + degrees) % 360
-    for t in out.get("terrain") or []:
-        t["polygon"] = [point(p) for p in t["polygon"]]
-    for a in out["deployment_areas"]:
-        a["polygon"] = [point(p) for p in a["polygon"]]
-    return out
-
-
 AREAS = [{"id": "blue", "player": "Daqan", "polygon": [[-18, -9], [18, -9], [18, -5], [-18, -5]]},
          {"id": "red", "player": "Waiqar", "polygon": [[-18, 5], [18, 5], [18, 9], [-18, 9]]}]
 
@@ -115,7 +97,7 @@ def test_deployment_does_not_depend_on_where_the_table_stands(degrees: float, dx
                                                               x: float, facing: float) -> None:
     pos = {"game": GAME, "situation": "deployment", "table": {}, "deployment_areas": AREAS,
            "units": [_unit("spearmen", "Daqan", (x, y), facing), _unit("archers", "Waiqar", (0, 6), 180)]}
-    a, b = resolve(pos).to_json(), resolve(_turn(pos, degrees, dx, dy)).to_json()
+    a, b = resolve(pos).to_json(), resolve(turned_table(pos, degrees, dx, dy)).to_json()
     assert a["legal"] == b["legal"]
     assert [(u["unit"], u["legal"], u["area"]) for u in a["outcome"]["units"]] == \
         [(u["unit"], u["legal"], u["area"]) for u in b["outcome"]["units"]]
